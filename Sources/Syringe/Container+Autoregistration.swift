@@ -1,0 +1,42 @@
+extension Container {
+    /// Registers an initializer whose every parameter is resolved by type.
+    ///
+    /// ```swift
+    /// container.autoregister(initializer: Dependency.init)            // Dependency(manager: Manager)
+    /// container.autoregister(type: Wide.self, in: .new, initializer: Wide.init)   // any number of parameters
+    /// ```
+    ///
+    /// A parameter that cannot be resolved fails the resolve with a
+    /// `ResolutionError` naming the parameter's type and the path to it.
+    @discardableResult
+    public func autoregister<T, each Dependency>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        in scope: Scope = .shared,
+        initializer: @escaping @Sendable (repeat each Dependency) throws -> T
+    ) -> Registration<T> {
+        register(type: type, name: name, in: scope) { resolver in
+            try initializer(repeat try resolver.resolve(type: (each Dependency).self))
+        }
+    }
+
+    /// Registers an initializer whose first parameter is a runtime argument
+    /// and whose other parameters are resolved by type. Every resolve builds
+    /// a new instance.
+    ///
+    /// ```swift
+    /// container.autoregister(argument: Int.self, initializer: Numbered.init)   // Numbered(integer: Int, manager: Manager)
+    /// let numbered: Numbered = container.resolve(arguments: 42)
+    /// ```
+    @discardableResult
+    public func autoregister<T, Argument, each Dependency>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        argument: Argument.Type,
+        initializer: @escaping @Sendable (Argument, repeat each Dependency) throws -> T
+    ) -> Registration<T> {
+        register(type: type, name: name) { (resolver: Resolver, argument: Argument) in
+            try initializer(argument, repeat try resolver.resolve(type: (each Dependency).self))
+        }
+    }
+}

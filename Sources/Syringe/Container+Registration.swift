@@ -1,0 +1,93 @@
+extension Container {
+    /// Registers a factory for `type` under an optional name and scope.
+    ///
+    /// The type can come from the factory with `as`, as in Dip:
+    ///
+    /// ```swift
+    /// container.register { _ in ServiceImp() as Service }
+    /// container.register(type: Repo.self, in: .new) { r in Repo(config: try r.resolve()) }
+    /// container.register(type: Animal.self, name: "Cat") { _ in Cat() }
+    /// ```
+    ///
+    /// A later registration of the same type and name replaces this one.
+    /// - Parameters:
+    ///   - type: The type resolves ask for; usually a protocol.
+    ///   - name: Distinguishes several registrations of one type.
+    ///   - scope: How instances are shared; `.shared` by default.
+    ///   - factory: Builds an instance; resolve its dependencies from the
+    ///     `Resolver` it receives.
+    @discardableResult
+    public func register<T>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        in scope: Scope = .shared,
+        factory: @escaping @Sendable (Resolver) throws -> T
+    ) -> Registration<T> {
+        let definition = Definition<T>(
+            kind: AnyDefinition.Kind(scope),
+            key: DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name),
+            argumentTypes: []
+        ) { resolver, _ in
+            try factory(resolver)
+        }
+        install(definition)
+        return Registration(container: self, definition: definition)
+    }
+
+    /// Registers a `.shared` instance, built lazily on the first resolve.
+    ///
+    /// ```swift
+    /// container.register(type: Dog.self, dependency: Dog())
+    /// container.register(type: Animal.self, name: "Cat", dependency: Cat())
+    /// ```
+    @discardableResult
+    public func register<T>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        dependency: @autoclosure @escaping @Sendable () -> T
+    ) -> Registration<T> {
+        register(type: type, name: name, in: .shared) { _ in dependency() }
+    }
+
+    /// Registers a factory that takes runtime arguments, any number of them.
+    ///
+    /// The argument types, in order, are part of the key: `(String, Int)` and
+    /// `(Int, String)` are different registrations. Every resolve builds a new
+    /// instance.
+    ///
+    /// ```swift
+    /// container.register(type: Endpoint.self, name: "tls") { (_: Resolver, url: String, port: Int, secure: Bool) in
+    ///     Endpoint(url: url, port: port, secure: secure)
+    /// }
+    /// let endpoint = container.resolve(type: Endpoint.self, name: "tls", arguments: "example.org", 443, true)
+    /// ```
+    @discardableResult
+    public func register<T, each Argument>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        factory: @escaping @Sendable (Resolver, repeat each Argument) throws -> T
+    ) -> Registration<T> {
+        let definition = Definition<T>(
+            kind: .new,
+            key: DefinitionKey(type: typeIdentity(T.self), signature: ArgumentSignature<repeat each Argument>.identity, name: name),
+            argumentTypes: ArgumentSignature<repeat each Argument>.types
+        ) { resolver, arguments in
+            // The key's signature guarantees what `arguments` points to.
+            let tuple = arguments.assumingMemoryBound(to: (repeat each Argument).self).pointee
+            return try factory(resolver, repeat each tuple)
+        }
+        install(definition)
+        return Registration(container: self, definition: definition)
+    }
+}
+
+extension AnyDefinition.Kind {
+    init(_ scope: Scope) {
+        switch scope {
+        case .new: self = .new
+        case .shared: self = .shared
+        case .graph: self = .graph
+        case .weak: self = .weak
+        }
+    }
+}

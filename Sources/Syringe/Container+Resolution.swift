@@ -1,0 +1,120 @@
+extension Container {
+    /// Resolves an instance, throwing a `ResolutionError` that says what is
+    /// wrong: the request, the path to it, and near matches.
+    ///
+    /// ```swift
+    /// let cat = try container.tryResolve(type: Animal.self, name: "Cat")
+    /// let service: Service = try container.tryResolve()
+    /// ```
+    @inlinable
+    public func tryResolve<T>(type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
+        guard let (definition, holder) = definition(of: T.self, signature: NoArguments.identity, name: name) else {
+            throw notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [])
+        }
+        return try resolve(definition, holder: holder, arguments: Container.noArguments)
+    }
+
+    /// Resolves an instance registered with runtime arguments of these types,
+    /// in this order.
+    ///
+    /// ```swift
+    /// let endpoint = try container.tryResolve(type: Endpoint.self, name: "tls", arguments: "example.org", 443, true)
+    /// ```
+    @inlinable
+    public func tryResolve<T, each Argument>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> T {
+        let signature = ArgumentSignature<repeat each Argument>.identity
+        guard let (definition, holder) = definition(of: T.self, signature: signature, name: name) else {
+            throw notRegistered(T.self, name: name, signature: signature, argumentTypes: ArgumentSignature<repeat each Argument>.types)
+        }
+        return try withUnsafePointer(to: (repeat each arguments)) { (tuple) throws(ResolutionError) -> T in
+            try resolve(definition, holder: holder, arguments: UnsafeRawPointer(tuple))
+        }
+    }
+
+    /// Resolves an instance, stopping the program with the full diagnostic if
+    /// that fails. Use `tryResolve` to handle the error instead.
+    ///
+    /// ```swift
+    /// let dog = container.resolve(type: Dog.self)
+    /// let service: Service = container.resolve()
+    /// ```
+    @inlinable
+    public func resolve<T>(type: T.Type = T.self, name: String? = nil) -> T {
+        do {
+            return try tryResolve(type: type, name: name)
+        } catch {
+            Container.fail(error)
+        }
+    }
+
+    /// Resolves an instance registered with runtime arguments, stopping the
+    /// program with the full diagnostic if that fails.
+    ///
+    /// ```swift
+    /// let numbered = container.resolve(type: Numbered.self, arguments: 42)
+    /// let other: Numbered = container.resolve(arguments: 7)
+    /// ```
+    @inlinable
+    public func resolve<T, each Argument>(type: T.Type = T.self, name: String? = nil, arguments: repeat each Argument) -> T {
+        do {
+            return try tryResolve(type: type, name: name, arguments: repeat each arguments)
+        } catch {
+            Container.fail(error)
+        }
+    }
+
+    /// Resolves an instance if one is registered; nil only when nothing is
+    /// registered for the type and name. Any other failure (a missing
+    /// dependency, a cycle, a throwing factory) stops the program with its
+    /// diagnostic, as `resolve` does.
+    ///
+    /// ```swift
+    /// let lion = container.resolveIfRegistered(type: Animal.self, name: "Lion")   // nil
+    /// ```
+    @inlinable
+    public func resolveIfRegistered<T>(type: T.Type = T.self, name: String? = nil) -> T? {
+        guard let (definition, holder) = definition(of: T.self, signature: NoArguments.identity, name: name) else {
+            return nil
+        }
+        do {
+            return try resolve(definition, holder: holder, arguments: Container.noArguments)
+        } catch {
+            Container.fail(error)
+        }
+    }
+
+    /// Whether `resolve(type:name:)` would find a registration here or in a
+    /// parent.
+    ///
+    /// ```swift
+    /// container.isRegistered(type: Animal.self, name: "Cat")   // true
+    /// ```
+    @inlinable
+    public func isRegistered<T>(type: T.Type = T.self, name: String? = nil) -> Bool {
+        definition(of: T.self, signature: NoArguments.identity, name: name) != nil
+    }
+
+    /// Whether a registration taking runtime arguments of these types, in this
+    /// order, exists here or in a parent.
+    ///
+    /// ```swift
+    /// container.isRegistered(type: Endpoint.self, name: "tls", argumentTypes: String.self, Int.self, Bool.self)
+    /// ```
+    @inlinable
+    public func isRegistered<T, each Argument>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        argumentTypes: repeat (each Argument).Type
+    ) -> Bool {
+        definition(of: T.self, signature: ArgumentSignature<repeat each Argument>.identity, name: name) != nil
+    }
+
+    @usableFromInline
+    static func fail(_ error: ResolutionError) -> Never {
+        fatalError(error.description)
+    }
+}

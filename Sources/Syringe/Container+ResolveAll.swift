@@ -1,0 +1,58 @@
+extension Container {
+    /// Resolves one instance per registration of `type` without runtime
+    /// arguments, named and unnamed, here and in every ancestor.
+    ///
+    /// Order: registration order, the root ancestor's first. A registration
+    /// in a child that overrides an ancestor's (same type and name) takes the
+    /// ancestor's place. Empty when there are none. Stops the program with
+    /// the diagnostic if one of them fails; use `tryResolveAll` to handle it.
+    ///
+    /// ```swift
+    /// container.register(type: Plugin.self, name: "a") { _ in APlugin() }
+    /// container.register(type: Plugin.self, name: "b") { _ in BPlugin() }
+    /// let plugins = container.resolveAll(type: Plugin.self)   // [APlugin, BPlugin]
+    /// ```
+    public func resolveAll<T>(type: T.Type = T.self) -> [T] {
+        do {
+            return try tryResolveAll(type: type)
+        } catch {
+            Container.fail(error)
+        }
+    }
+
+    /// `resolveAll(type:)`, throwing the first failure.
+    ///
+    /// ```swift
+    /// let plugins = try container.tryResolveAll(type: Plugin.self)
+    /// ```
+    public func tryResolveAll<T>(type: T.Type = T.self) throws(ResolutionError) -> [T] {
+        var chain: [Container] = []
+        var container: Container? = self
+        while let current = container {
+            chain.append(current)
+            container = current.parent
+        }
+        let wanted = typeIdentity(T.self)
+        var found: [(definition: Definition<T>, holder: Container)] = []
+        var position: [String?: Int] = [:]
+        for holder in chain.reversed() {
+            for definition in holder.liveDefinitions
+            where definition.key.type == wanted && definition.key.signature == NoArguments.identity {
+                // The key's type identity is `T`'s.
+                let entry = (unsafeDowncast(definition, to: Definition<T>.self), holder)
+                if let index = position[definition.key.name] {
+                    found[index] = entry
+                } else {
+                    position[definition.key.name] = found.count
+                    found.append(entry)
+                }
+            }
+        }
+        var instances: [T] = []
+        instances.reserveCapacity(found.count)
+        for (definition, holder) in found {
+            instances.append(try resolve(definition, holder: holder, arguments: Container.noArguments))
+        }
+        return instances
+    }
+}

@@ -1,0 +1,17 @@
+extension Container {
+    /// The container that `@Injected`, `@LazyInjected` and `@WeakInjected`
+    /// use when none is given.
+    ///
+    /// It is task-local: a test or a task can run with its own container
+    /// while others run in parallel with theirs.
+    ///
+    /// ```swift
+    /// Container.shared.register { _ in LiveManager() as Manager }
+    ///
+    /// let testContainer = Container()
+    /// testContainer.register { _ in FakeManager() as Manager }
+    /// let manager = Container.$shared.withValue(testContainer) { UsesShared().manager }
+    /// ```
+    @TaskLocal
+    public static var shared = Container()
+}

@@ -1,0 +1,165 @@
+import Synchronization
+
+/// The type-erased part of a registration, shared by every `Definition<T>`.
+///
+/// Definitions are immutable once published in a table, except for the
+/// atomics and locks they own. A definition that is replaced or removed is
+/// retired by its container, never freed while the container lives, because a
+/// lock-free reader may still hold it.
+@usableFromInline
+class AnyDefinition: @unchecked Sendable {
+    /// What a resolve does with the factory. `.forward` is an alias made by
+    /// `Registration.implements(_:name:)`: it resolves its target definition.
+    @usableFromInline
+    enum Kind: UInt8, Sendable {
+        case new, shared, graph, weak, forward
+    }
+
+    @usableFromInline
+    let kind: Kind
+    let key: DefinitionKey
+    let serviceType: Any.Type
+    let argumentTypes: [Any.Type]
+    /// The definition an alias forwards to.
+    let target: AnyDefinition?
+    /// Held while a `.shared` instance is created, and around every use of a
+    /// `.weak` box; nil for the other kinds.
+    @usableFromInline
+    let instanceLock: Lock?
+    /// Position in the owner's registration order. Guarded by the owner's writer lock.
+    var order = 0
+    /// Aliases forwarding here, removed with this definition. Guarded by the owner's writer lock.
+    var aliases: [AnyDefinition] = []
+
+    init(kind: Kind, key: DefinitionKey, serviceType: Any.Type, argumentTypes: [Any.Type], target: AnyDefinition?) {
+        self.kind = kind
+        self.key = key
+        self.serviceType = serviceType
+        self.argumentTypes = argumentTypes
+        self.target = target
+        self.instanceLock = kind == .shared || kind == .weak ? Lock() : nil
+    }
+
+    var scope: Scope {
+        switch kind {
+        case .new, .forward: .new
+        case .shared: .shared
+        case .graph: .graph
+        case .weak: .weak
+        }
+    }
+
+    /// This definition as a path step prints it: `Animal["Cat"]`, `Endpoint(String, Int)`.
+    var stepText: String {
+        TypeName.step(serviceType, name: key.name, argumentTypes: argumentTypes)
+    }
+
+    /// An error about a request that reached this definition.
+    func error(_ reason: ResolutionError.Reason, path: [String]) -> ResolutionError {
+        ResolutionError(reason: reason, type: serviceType, name: key.name, argumentTypes: argumentTypes, path: path)
+    }
+
+    /// Drops a `.shared` instance so the next resolve creates a new one.
+    /// Returns the box to retire (readers may still be reading it).
+    func takeSharedInstance() -> AnyObject? { nil }
+
+    /// Whether the created shared instance (if any) can be used as `U`; for diagnostics.
+    func sharedInstanceConforms<U>(to type: U.Type) -> Bool { false }
+}
+
+/// A registration of `T`: its factory and, for `.shared`, its instance.
+@usableFromInline
+final class Definition<T>: AnyDefinition, @unchecked Sendable {
+    /// Receives the resolver and a pointer to the runtime-argument tuple; the
+    /// key's signature guarantees the tuple's type.
+    @usableFromInline
+    typealias Factory = @Sendable (Resolver, UnsafeRawPointer) throws -> T
+
+    @usableFromInline
+    let factory: Factory
+    /// A retained `InstanceBox<T>` once a `.shared` instance exists.
+    @usableFromInline
+    let instance = Atomic<UnsafeRawPointer?>(nil)
+    /// A retained `Hooks<T>` once `onResolved` was called.
+    @usableFromInline
+    let hooks = Atomic<UnsafeRawPointer?>(nil)
+    /// The `.weak` state; nil for the other kinds.
+    @usableFromInline
+    let weakBox: WeakInstanceBox<T>?
+
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], target: AnyDefinition? = nil, factory: @escaping Factory) {
+        self.factory = factory
+        self.weakBox = kind == .weak ? WeakInstanceBox<T>() : nil
+        super.init(kind: kind, key: key, serviceType: T.self, argumentTypes: argumentTypes, target: target)
+    }
+
+    deinit {
+        if let box = instance.load(ordering: .acquiring) {
+            Unmanaged<InstanceBox<T>>.fromOpaque(box).release()
+        }
+        if let hooks = hooks.load(ordering: .acquiring) {
+            Unmanaged<Hooks<T>>.fromOpaque(hooks).release()
+        }
+    }
+
+    /// The `.shared` instance if it was created. Lock-free: one acquire load.
+    @inlinable
+    @inline(__always)
+    func sharedInstance() -> T? {
+        guard let box = instance.load(ordering: .acquiring) else {
+            return nil
+        }
+        return Unmanaged<InstanceBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+    }
+
+    /// Publishes a new `.shared` instance. Call with `instanceLock` held.
+    @usableFromInline
+    func publishShared(_ value: T) {
+        let box = Unmanaged.passRetained(InstanceBox(value)).toOpaque()
+        // Release: the box's `value` is visible to every acquire load that sees the pointer.
+        instance.store(UnsafeRawPointer(box), ordering: .releasing)
+    }
+
+    override func takeSharedInstance() -> AnyObject? {
+        guard let box = instance.exchange(nil, ordering: .acquiringAndReleasing) else {
+            return nil
+        }
+        return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeRetainedValue()
+    }
+
+    override func sharedInstanceConforms<U>(to type: U.Type) -> Bool {
+        sharedInstance().map { $0 is U } ?? false
+    }
+
+    /// The callbacks registered with `onResolved`, or nil.
+    @inlinable
+    func loadHooks() -> Hooks<T>? {
+        guard let hooks = hooks.load(ordering: .acquiring) else {
+            return nil
+        }
+        return Unmanaged<Hooks<T>>.fromOpaque(hooks).takeUnretainedValue()
+    }
+
+    /// Adds a callback; returns the replaced hooks for the container to retire.
+    /// Call with the container's writer lock held.
+    func addHook(_ hook: @escaping Hooks<T>.Callback) -> AnyObject? {
+        let previous = loadHooks()
+        let next = Hooks<T>(callbacks: (previous?.callbacks ?? []) + [hook])
+        let old = hooks.exchange(UnsafeRawPointer(Unmanaged.passRetained(next).toOpaque()), ordering: .acquiringAndReleasing)
+        return old.map { Unmanaged<Hooks<T>>.fromOpaque($0).takeRetainedValue() }
+    }
+}
+
+/// The `onResolved` callbacks of one definition. Immutable; replaced as a whole.
+@usableFromInline
+final class Hooks<T>: @unchecked Sendable {
+    @usableFromInline
+    typealias Callback = @Sendable (Resolver, T) throws -> Void
+
+    @usableFromInline
+    let callbacks: [Callback]
+
+    init(callbacks: [Callback]) {
+        self.callbacks = callbacks
+    }
+}

@@ -1,0 +1,100 @@
+/// Lets diagnostics see through `Optional` without knowing its wrapped type statically.
+private protocol OptionalType {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalType {
+    static var wrappedType: Any.Type { Wrapped.self }
+}
+
+extension Container {
+    /// The error for a key that is registered nowhere in the chain, with near
+    /// matches. Runs only on failure; cost is linear in the registrations.
+    @usableFromInline
+    func notRegistered<T>(_ type: T.Type, name: String?, signature: UnsafeRawPointer, argumentTypes: [Any.Type]) -> ResolutionError {
+        let context = ResolutionContext.current
+        let path = context.pathText(appending: TypeName.step(T.self, name: name, argumentTypes: argumentTypes))
+        let finder = NearMatches(type: T.self, name: name.map(KeyName.canonical), signature: signature)
+        var container: Container? = self
+        while let current = container {
+            for definition in current.liveDefinitions {
+                finder.consider(definition)
+            }
+            container = current.parent
+        }
+        let reason: ResolutionError.Reason =
+            finder.otherSignatures.isEmpty ? .notRegistered : .argumentMismatch(registered: finder.otherSignatures)
+        return ResolutionError(reason: reason, type: T.self, name: name, argumentTypes: argumentTypes,
+                               path: path, suggestions: finder.suggestions)
+    }
+}
+
+/// Collects what a failed request may have meant, best first, at most five.
+private final class NearMatches<T> {
+    static var limit: Int { 5 }
+
+    let name: String?
+    let signature: UnsafeRawPointer
+    let wanted: UnsafeRawPointer
+    let wantedName: String
+    /// `Wrapped` when `T` is `Optional<Wrapped>`.
+    let unwrapped: UnsafeRawPointer?
+    private(set) var otherSignatures: [String] = []
+    private var ranked: [(rank: Int, text: String)] = []
+    private var seenTypes: Set<UnsafeRawPointer> = []
+
+    init(type: T.Type, name: String?, signature: UnsafeRawPointer) {
+        self.name = name
+        self.signature = signature
+        self.wanted = typeIdentity(T.self)
+        self.wantedName = TypeName.of(T.self)
+        self.unwrapped = (T.self as? any OptionalType.Type).map { typeIdentity($0.wrappedType) }
+    }
+
+    var suggestions: [String] {
+        let sorted = ranked.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }
+        var texts = sorted.prefix(Self.limit).map(\.element.text)
+        if sorted.count > Self.limit {
+            texts.append("… and \(sorted.count - Self.limit) more")
+        }
+        return texts
+    }
+
+    func consider(_ definition: AnyDefinition) {
+        let key = definition.key
+        let sameType = key.type == wanted
+        let sameName = key.name == name
+        let sameSignature = key.signature == signature
+        let registered = definition.stepText
+        if sameType && sameName && !sameSignature {
+            let signature = TypeName.signature(definition.argumentTypes.map(TypeName.of))
+            if !otherSignatures.contains(signature) {
+                otherSignatures.append(signature)
+            }
+            return
+        }
+        guard sameSignature else {
+            return
+        }
+        if sameType {
+            ranked.append((1, "\(registered), registered \(key.name == nil ? "without a name" : "under another name")"))
+        } else if sameName, key.type == unwrapped {
+            ranked.append((0, "\(registered), registered as the non-optional type; resolve \(TypeName.of(definition.serviceType)) instead"))
+        } else if sameName, let wrapped = (definition.serviceType as? any OptionalType.Type)?.wrappedType, typeIdentity(wrapped) == wanted {
+            ranked.append((0, "\(registered), registered as an Optional; resolve \(TypeName.of(definition.serviceType)) instead"))
+        } else if sameName, definition.sharedInstanceConforms(to: T.self) {
+            ranked.append((0, "\(registered), whose instance is a \(wantedName); register it `as \(wantedName)` or add `.implements(\(wantedName).self)`"))
+        } else if sameName, name != nil {
+            ranked.append((2, "\(registered), the same name under another type"))
+        } else if sameName, seenTypes.insert(key.type).inserted, Self.related(TypeName.of(definition.serviceType), wantedName) {
+            ranked.append((3, "\(registered), registered as its own type; if it is a \(wantedName), register it `as \(wantedName)` or add `.implements(\(wantedName).self)`"))
+        }
+    }
+
+    /// `ServiceImp` / `any Service`, `LiveClock` / `Clock`: one name contains the other.
+    private static func related(_ registered: String, _ wanted: String) -> Bool {
+        let base = { (name: String) in name.hasPrefix("any ") ? String(name.dropFirst(4)) : name }
+        let (a, b) = (base(registered), base(wanted))
+        return a != b && min(a.count, b.count) >= 3 && (a.contains(b) || b.contains(a))
+    }
+}

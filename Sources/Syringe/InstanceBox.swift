@@ -1,0 +1,64 @@
+/// An immutable box for a `.shared` instance.
+///
+/// `Definition<T>` publishes one box per instance generation through an
+/// atomic pointer; the key that led to the definition guarantees `T`, so a
+/// reader reaches the box with `Unmanaged` and no dynamic cast.
+@usableFromInline
+final class InstanceBox<T>: @unchecked Sendable {
+    @usableFromInline
+    let value: T
+
+    @usableFromInline
+    init(_ value: T) {
+        self.value = value
+    }
+}
+
+/// The state of a `.weak` registration: a weak reference to the instance and
+/// an unretained copy of the `T` value that referred to it.
+///
+/// `T` is usually an existential (`any Service`) or a class, and getting a `T`
+/// back from an `AnyObject` would take a dynamic cast. Instead the box keeps
+/// the bytes of the original `T` value without retaining them. While the weak
+/// reference still yields the object, the object is alive, so copying those
+/// bytes out as a `T` (which retains the object) is valid. Once the weak
+/// reference is nil the bytes are never read again. For a value that is not a
+/// class instance, `as AnyObject` makes a fresh box that dies at once, so such
+/// registrations behave like `.new`.
+///
+/// Guarded by the owning definition's lock: a weak reference cannot be
+/// replaced while another thread reads it, and this box is reused for every
+/// generation rather than retired, so a long-running service that recreates
+/// a weak instance forever does not accumulate memory.
+@usableFromInline
+final class WeakInstanceBox<T>: @unchecked Sendable {
+    private weak var object: AnyObject?
+    private let bytes: UnsafeMutableRawPointer
+
+    @usableFromInline
+    init() {
+        bytes = .allocate(byteCount: Swift.max(MemoryLayout<T>.size, 1), alignment: MemoryLayout<T>.alignment)
+    }
+
+    deinit {
+        // The bytes were never retained: free the memory without destroying a `T`.
+        bytes.deallocate()
+    }
+
+    /// The instance if it is still alive. Call with the definition's lock held.
+    @usableFromInline
+    func load() -> T? {
+        // Keeps the object alive while its `T` is copied out.
+        guard let alive = object else {
+            return nil
+        }
+        return withExtendedLifetime(alive) { bytes.load(as: T.self) }
+    }
+
+    /// Remembers `value` weakly. Call with the definition's lock held.
+    @usableFromInline
+    func store(_ value: T) {
+        object = value as AnyObject
+        withUnsafeBytes(of: value) { bytes.copyMemory(from: $0.baseAddress!, byteCount: MemoryLayout<T>.size) }
+    }
+}

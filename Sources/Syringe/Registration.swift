@@ -1,0 +1,65 @@
+/// A registration just made, for configuring it further.
+///
+/// ```swift
+/// container.register(type: Server.self, in: .graph) { _ in ServerImp() as Server }
+///     .onResolved { r, server in server.client = try r.resolve(type: Client.self) }
+/// container.register(type: Store.self) { _ in Store() }
+///     .implements(Reader.self)
+///     .implements(Writer.self)
+/// ```
+public struct Registration<T>: Sendable {
+    let container: Container
+    let definition: Definition<T>
+
+    /// Adds a callback that runs on every new instance once the outermost
+    /// resolve has built the whole object graph (Dip's `resolveDependencies`).
+    /// Use it for property injection and circular references. For `.shared`
+    /// and `.weak` it runs when an instance is created, not on every resolve.
+    ///
+    /// ```swift
+    /// container.register(type: Server.self, in: .graph) { _ in ServerImp() as Server }
+    ///     .onResolved { r, server in server.client = try r.resolve(type: Client.self) }
+    /// ```
+    @discardableResult
+    public func onResolved(_ callback: @escaping @Sendable (Resolver, T) throws -> Void) -> Registration<T> {
+        if let replaced = container.withWriterLock({ definition.addHook(callback) }) {
+            container.retire(replaced)
+        }
+        return self
+    }
+
+    /// Also registers this registration as `U` (with an optional name), so
+    /// that resolving `U` yields this registration's instance: the same one
+    /// under `.shared`, `.graph` and `.weak`.
+    ///
+    /// The instance must be a `U`; if it is not, resolving `U` throws
+    /// `ResolutionError.Reason.incompatibleAlias`. The alias goes away with
+    /// this registration when it is removed or replaced.
+    ///
+    /// ```swift
+    /// container.register(type: Store.self) { _ in Store() }.implements(Reader.self)
+    /// container.resolve(type: Reader.self) === container.resolve(type: Store.self)   // true
+    /// ```
+    @discardableResult
+    public func implements<U>(_ type: U.Type, name: String? = nil) -> Registration<T> {
+        let target = definition
+        let alias = Definition<U>(
+            kind: .forward,
+            key: DefinitionKey(type: typeIdentity(U.self), signature: target.key.signature, name: name),
+            argumentTypes: target.argumentTypes,
+            target: target
+        ) { resolver, arguments in
+            // `resolver.container` holds both the alias and its target.
+            let instance: T = try resolver.container.resolve(target, holder: resolver.container, arguments: arguments)
+            guard let converted = instance as? U else {
+                let step = TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
+                throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),
+                                      type: U.self, name: name, argumentTypes: target.argumentTypes,
+                                      path: ResolutionContext.current.pathText(appending: step))
+            }
+            return converted
+        }
+        container.install(alias: alias, of: target)
+        return self
+    }
+}

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The state of the resolve in progress on one thread.
+///
+/// Factories are synchronous, so everything one top-level resolve builds runs
+/// on the calling thread. Each thread therefore owns exactly one context,
+/// kept in thread-local storage and reused by every resolve on that thread:
+/// no allocation per resolve, no lock, and no way for two threads to share
+/// one. A resolve that starts while the context is idle is the outermost one;
+/// every resolve nested inside it (through a `Resolver`, or directly through a
+/// container) joins the same object graph, so `.graph` instances are shared,
+/// cycles are seen across containers, and `onResolved` callbacks run once the
+/// outermost resolve has built the whole graph.
+@usableFromInline
+final class ResolutionContext {
+    /// The definitions being built, outermost first, with the requests that
+    /// led to them (for paths in errors). Entries never outlive the resolve;
+    /// definitions are kept alive by their containers.
+    private var frames: [Unmanaged<AnyDefinition>] = []
+    /// `.graph` instances of the current object graph.
+    private var graph: [(definition: ObjectIdentifier, box: AnyObject)] = []
+    /// `onResolved` callbacks waiting for the outermost resolve to finish.
+    private var pending: [PendingHook] = []
+    /// True while pending callbacks run; resolves they make are not outermost.
+    private var finishing = false
+
+    struct PendingHook {
+        let definition: AnyDefinition
+        let run: () throws -> Void
+    }
+
+    /// True when no resolve is in progress on this thread.
+    @usableFromInline
+    var isIdle: Bool { frames.isEmpty && !finishing }
+
+    /// True when the outermost resolve left callbacks to run or a graph to drop.
+    @usableFromInline
+    var hasDeferredWork: Bool { !pending.isEmpty || !graph.isEmpty }
+
+    /// This thread's context.
+    @usableFromInline
+    static var current: ResolutionContext {
+        if let raw = pthread_getspecific(contextKey) {
+            return Unmanaged<ResolutionContext>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let context = ResolutionContext()
+        // Released by the key's destructor when the thread exits.
+        pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())
+        return context
+    }
+
+    /// Starts building `definition`; fails if it is already being built on
+    /// this thread (a constructor cycle).
+    @usableFromInline
+    func enter(_ definition: AnyDefinition) throws(ResolutionError) {
+        if isBuilding(definition) {
+            throw definition.error(.cycle, path: pathText(appending: definition.stepText))
+        }
+        frames.append(Unmanaged.passUnretained(definition))
+    }
+
+    /// Finishes the innermost `enter`.
+    @usableFromInline
+    func leave() {
+        frames.removeLast()
+    }
+
+    /// The path from the outermost request to `step`.
+    func pathText(appending step: String) -> [String] {
+        frames.map { $0.takeUnretainedValue().stepText } + [step]
+    }
+
+    /// Whether `definition` is being built by this thread right now.
+    func isBuilding(_ definition: AnyDefinition) -> Bool {
+        let identity = Unmanaged.passUnretained(definition).toOpaque()
+        return frames.contains { $0.toOpaque() == identity }
+    }
+
+    /// Turns what `definition`'s factory (or callback) threw into a
+    /// `ResolutionError`. Call while its frame is still entered.
+    @usableFromInline
+    func failure(_ error: any Error, in definition: AnyDefinition) -> ResolutionError {
+        if let error = error as? ResolutionError {
+            return error
+        }
+        let path = isBuilding(definition) ? pathText(appending: "").dropLast() : pathText(appending: definition.stepText)
+        return definition.error(.factoryFailed(error), path: Array(path))
+    }
+
+    /// The `.graph` instance box of `definition` in the current graph.
+    @usableFromInline
+    func graphInstance(of definition: AnyDefinition) -> AnyObject? {
+        let identity = ObjectIdentifier(definition)
+        return graph.first { $0.definition == identity }?.box
+    }
+
+    @usableFromInline
+    func storeGraphInstance(_ box: AnyObject, of definition: AnyDefinition) {
+        graph.append((ObjectIdentifier(definition), box))
+    }
+
+    /// Queues an `onResolved` callback for the end of the outermost resolve.
+    @usableFromInline
+    func deferCallbacks(_ definition: AnyDefinition, _ run: @escaping () throws -> Void) {
+        pending.append(PendingHook(definition: definition, run: run))
+    }
+
+    /// Runs the queued callbacks (they may resolve more, joining this graph
+    /// and queueing more callbacks), then drops the graph. Called by the
+    /// outermost resolve only.
+    @usableFromInline
+    func finish() throws(ResolutionError) {
+        finishing = true
+        defer { reset() }
+        var index = 0
+        while index < pending.count {
+            let hook = pending[index]
+            index += 1
+            do {
+                try hook.run()
+            } catch {
+                throw failure(error, in: hook.definition)
+            }
+        }
+    }
+
+    /// Forgets everything after the outermost resolve, whether it succeeded or
+    /// failed, so that the next resolve starts clean.
+    @usableFromInline
+    func reset() {
+        frames.removeAll(keepingCapacity: true)
+        graph.removeAll(keepingCapacity: true)
+        pending.removeAll(keepingCapacity: true)
+        finishing = false
+    }
+}
+
+/// The thread-local slot holding each thread's `ResolutionContext`.
+private let contextKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { raw in
+        #if canImport(Darwin)
+        Unmanaged<ResolutionContext>.fromOpaque(raw).release()
+        #else
+        if let raw {
+            Unmanaged<ResolutionContext>.fromOpaque(raw).release()
+        }
+        #endif
+    }
+    precondition(status == 0, "Syringe: pthread_key_create failed (\(status))")
+    return key
+}()

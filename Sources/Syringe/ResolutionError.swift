@@ -1,0 +1,129 @@
+/// Why a resolve failed, with everything needed to fix it.
+///
+/// The description names what was asked for, the path from the top-level
+/// request to the failing one, and near matches:
+///
+/// ```swift
+/// do {
+///     let screen = try container.tryResolve(type: Screen.self)
+/// } catch {
+///     print(error)
+///     // Syringe could not resolve Service: nothing is registered for it.
+///     //   path: Screen → ViewModel → Service
+///     //   did you mean:
+///     //     • ServiceImp, registered as its concrete type; register it `as Service` or add `.implements(Service.self)`
+/// }
+/// ```
+public struct ResolutionError: Error, CustomStringConvertible, Sendable {
+    /// The kind of failure.
+    public enum Reason: Sendable {
+        /// Nothing is registered for the requested type, name and arguments.
+        case notRegistered
+        /// Building the instance required itself (`A → B → A`).
+        case cycle
+        /// A factory (or an `onResolved` callback) threw `error`.
+        case factoryFailed(any Error)
+        /// The type and name are registered, but with other runtime-argument
+        /// types; `registered` lists their signatures, e.g. `"(String, Int)"`.
+        case argumentMismatch(registered: [String])
+        /// An alias made with `implements` forwards to an instance that is not
+        /// a value of the alias type; `instanceType` names the instance's type.
+        case incompatibleAlias(instanceType: String)
+    }
+
+    /// The kind of failure.
+    public let reason: Reason
+    /// The requested type.
+    public let type: Any.Type
+    /// The requested name, if any.
+    public let name: String?
+    /// The runtime-argument types of the request, e.g. `["String", "Int"]`.
+    public let argumentTypes: [String]
+    /// The requests from the top-level one down to the failing one,
+    /// e.g. `["Screen", "ViewModel", "Service"]`.
+    public let path: [String]
+    /// A few registrations that look like what was meant; never more than five.
+    public let suggestions: [String]
+
+    init(reason: Reason, type: Any.Type, name: String?, argumentTypes: [Any.Type], path: [String], suggestions: [String] = []) {
+        self.reason = reason
+        self.type = type
+        self.name = name
+        self.argumentTypes = argumentTypes.map { TypeName.of($0) }
+        self.path = path
+        self.suggestions = suggestions
+    }
+
+    /// The requested service as the description prints it, e.g. `Animal named "Cat"`.
+    public var request: String {
+        TypeName.request(TypeName.of(type), name: name, argumentTypes: argumentTypes)
+    }
+
+    public var description: String {
+        var text = "Syringe could not resolve \(request): "
+        switch reason {
+        case .notRegistered:
+            text += "nothing is registered for it in this container or its parents."
+        case .cycle:
+            text += "its construction depends on itself (a dependency cycle)."
+        case .factoryFailed(let error):
+            text += "the factory threw \(TypeName.bounded(String(describing: error)))."
+        case .argumentMismatch(let registered):
+            text += "it is registered with other runtime arguments: \(registered.joined(separator: ", "))."
+        case .incompatibleAlias(let instanceType):
+            text += "it is an alias (implements) of a registration whose instance, of type \(instanceType), is not a \(TypeName.of(type))."
+        }
+        if path.count > 1 {
+            text += "\n  path: " + path.joined(separator: " → ")
+        }
+        if !suggestions.isEmpty {
+            text += "\n  did you mean:"
+            for suggestion in suggestions {
+                text += "\n    • " + suggestion
+            }
+        }
+        return text
+    }
+}
+
+/// Human-readable names for diagnostics. Never used on a successful resolve.
+enum TypeName {
+    /// Longest name or error text quoted in a diagnostic, so that a 1 MiB
+    /// name cannot make a 1 MiB error message.
+    static let limit = 80
+
+    static func of(_ type: Any.Type) -> String {
+        _typeName(type, qualified: false)
+    }
+
+    static func bounded(_ text: String) -> String {
+        text.count <= limit ? text : String(text.prefix(limit)) + "… (\(text.utf8.count) bytes)"
+    }
+
+    static func request(_ type: String, name: String?, argumentTypes: [String]) -> String {
+        var text = type
+        if let name {
+            text += " named \"\(bounded(name))\""
+        }
+        if !argumentTypes.isEmpty {
+            text += " with arguments " + signature(argumentTypes)
+        }
+        return text
+    }
+
+    static func signature(_ argumentTypes: [String]) -> String {
+        "(" + argumentTypes.joined(separator: ", ") + ")"
+    }
+
+    /// A path element: `Animal["Cat"]`, `Endpoint(String, Int)`.
+    static func step(_ type: Any.Type, name: String?, argumentTypes: [Any.Type]) -> String {
+        var text = of(type)
+        if let name {
+            text += "[\"\(bounded(name))\"]"
+        }
+        if !argumentTypes.isEmpty {
+            text += signature(argumentTypes.map(of))
+        }
+        return text
+    }
+}

@@ -1,0 +1,28 @@
+/// How long a resolved instance lives, and who shares it.
+///
+/// ```swift
+/// container.register(type: Clock.self, in: .shared) { _ in SystemClock() }
+/// container.register(type: Request.self, in: .new) { _ in Request() }
+/// ```
+public enum Scope: Sendable, Hashable, CustomStringConvertible {
+    /// A new instance for every resolve.
+    case new
+    /// One instance per container that holds the registration, created lazily
+    /// and exactly once, even when many threads ask for it first at the same time.
+    case shared
+    /// One instance per top-level resolve: every request inside the object
+    /// graph built by one outermost `resolve` gets the same instance.
+    case graph
+    /// Shared while somebody outside the container holds the instance;
+    /// created anew after the last outside reference is gone.
+    case weak
+
+    public var description: String {
+        switch self {
+        case .new: "new"
+        case .shared: "shared"
+        case .graph: "graph"
+        case .weak: "weak"
+        }
+    }
+}

@@ -1,0 +1,59 @@
+public import Syringe
+public import Testing
+
+/// A Swift Testing trait that runs each test with its own fresh
+/// `Container.shared`, so tests that register into the shared container can
+/// run in parallel without seeing each other's registrations.
+///
+/// ```swift
+/// @Test(.freshContainer)
+/// func loadsProfile() {
+///     Container.shared.register { _ in FakeAPI() as API }
+///     #expect(ProfileLoader().load() == .fake)   // ProfileLoader's @Injected api is the fake
+/// }
+///
+/// @Suite(.container { $0.register { _ in FakeAPI() as API } })
+/// struct ProfileTests { ... }
+/// ```
+public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
+    private let configure: @Sendable (Container) -> Void
+
+    init(configure: @escaping @Sendable (Container) -> Void) {
+        self.configure = configure
+    }
+
+    /// Applied to a suite, the trait gives every test in it a container of its own.
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let container = Container()
+        configure(container)
+        try await Container.$shared.withValue(container) {
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == ContainerTrait {
+    /// Runs the test with an empty `Container.shared` of its own.
+    ///
+    /// ```swift
+    /// @Test(.freshContainer) func startsEmpty() { #expect(!Container.shared.isRegistered(type: API.self)) }
+    /// ```
+    public static var freshContainer: Self {
+        ContainerTrait { _ in }
+    }
+
+    /// Runs the test with a `Container.shared` of its own, set up by `configure`.
+    ///
+    /// ```swift
+    /// @Test(.container { $0.register { _ in FakeAPI() as API } }) func usesFake() { ... }
+    /// ```
+    public static func container(_ configure: @escaping @Sendable (Container) -> Void) -> Self {
+        ContainerTrait(configure: configure)
+    }
+}
