@@ -61,6 +61,9 @@ extension Container {
     /// }
     /// let endpoint = container.resolve(type: Endpoint.self, name: "tls", arguments: "example.org", 443, true)
     /// ```
+    // Disfavoured: with an empty pack this overload also matches `{ r in … }`,
+    // which must keep meaning the scoped, argument-free registration above.
+    @_disfavoredOverload
     @discardableResult
     public func register<T, each Argument>(
         type: T.Type = T.self,

@@ -22,9 +22,12 @@ final class InstanceBox<T>: @unchecked Sendable {
 /// the bytes of the original `T` value without retaining them. While the weak
 /// reference still yields the object, the object is alive, so copying those
 /// bytes out as a `T` (which retains the object) is valid. Once the weak
-/// reference is nil the bytes are never read again. For a value that is not a
-/// class instance, `as AnyObject` makes a fresh box that dies at once, so such
-/// registrations behave like `.new`.
+/// reference is nil the bytes are never read again. That reasoning needs the
+/// value to *be* a reference to that object, so `store` keeps only values
+/// whose first word is the object's address (a class instance, or an
+/// existential or `Optional` holding one). Anything else (a struct, or a value
+/// that bridges to some other object such as a cached `NSNumber`) is not kept,
+/// and such registrations behave like `.new`.
 ///
 /// Guarded by the owning definition's lock: a weak reference cannot be
 /// replaced while another thread reads it, and this box is reused for every
@@ -55,10 +58,19 @@ final class WeakInstanceBox<T>: @unchecked Sendable {
         return withExtendedLifetime(alive) { bytes.load(as: T.self) }
     }
 
-    /// Remembers `value` weakly. Call with the definition's lock held.
+    /// Remembers `value` weakly if it is a reference to a class instance.
+    /// Call with the definition's lock held.
     @usableFromInline
     func store(_ value: T) {
-        object = value as AnyObject
+        let candidate = value as AnyObject
+        let isReference = MemoryLayout<T>.size >= MemoryLayout<UnsafeRawPointer>.size && withUnsafeBytes(of: value) {
+            $0.loadUnaligned(as: UnsafeRawPointer.self) == UnsafeRawPointer(Unmanaged.passUnretained(candidate).toOpaque())
+        }
+        guard isReference else {
+            object = nil
+            return
+        }
         withUnsafeBytes(of: value) { bytes.copyMemory(from: $0.baseAddress!, byteCount: MemoryLayout<T>.size) }
+        object = candidate
     }
 }
