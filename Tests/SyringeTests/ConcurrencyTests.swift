@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Synchronization
+import Testing
+import Syringe
+
+@Suite("Concurrency")
+struct ConcurrencyTests {
+    @Test("16 tasks racing the first resolve of a shared service create it once")
+    func sharedCreatedOnce() async {
+        for _ in 0..<20 {
+            let c = Container()
+            let counter = Counter()
+            c.register(type: Tracked.self) { _ in Tracked(counter) }
+            let instances = await withTaskGroup(of: ObjectIdentifier.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { ObjectIdentifier(c.resolve(type: Tracked.self)) }
+                }
+                var seen: Set<ObjectIdentifier> = []
+                for await id in group {
+                    seen.insert(id)
+                }
+                return seen
+            }
+            #expect(instances.count == 1)
+            #expect(counter.created == 1)
+        }
+    }
+
+    @Test("threads released together into a slow shared factory still create once")
+    func sharedUnderContention() {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: Tracked.self) { _ in
+            usleep(2_000)  // keep the window wide open
+            return Tracked(counter)
+        }
+        let seen = Mutex<Set<ObjectIdentifier>>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let instance = c.resolve(type: Tracked.self)
+            seen.withLock { _ = $0.insert(ObjectIdentifier(instance)) }
+        }
+        #expect(seen.withLock { $0.count } == 1)
+        #expect(counter.created == 1)
+    }
+
+    @Test("registering while other threads resolve")
+    func registerWhileResolving() {
+        let c = Container()
+        c.register(type: Int.self, name: "stable", dependency: 42)
+        let stop = Atomic(false)
+        let wrong = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+            if worker == 0 {
+                for index in 0..<3_000 {
+                    c.register(type: Int.self, name: "n\(index)", dependency: index)
+                    if index % 3 == 0 {
+                        c.remove(type: Int.self, name: "n\(index)")
+                    }
+                }
+                stop.store(true, ordering: .releasing)
+            } else {
+                while !stop.load(ordering: .acquiring) {
+                    if c.resolve(type: Int.self, name: "stable") != 42 {
+                        wrong.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        #expect(wrong.load(ordering: .relaxed) == 0)
+        for index in 0..<3_000 where index % 3 != 0 {
+            #expect(c.resolveIfRegistered(type: Int.self, name: "n\(index)") == index)
+        }
+    }
+
+    @Test("a slow shared factory does not block resolves of other keys")
+    func slowFactoryBlocksNothingElse() async {
+        let c = Container()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        c.register(type: String.self, name: "slow") { _ in
+            entered.signal()
+            release.wait()
+            return "slow"
+        }
+        c.register(type: String.self, name: "fast", in: .new) { _ in "fast" }
+        c.register(type: Int.self) { _ in 1 }
+        let slow = Thread { _ = c.resolve(type: String.self, name: "slow") }
+        slow.start()
+        entered.wait()
+        // Would hang here if a container-wide lock were held around the factory.
+        #expect(c.resolve(type: String.self, name: "fast") == "fast")
+        #expect(c.resolve(type: Int.self) == 1)
+        c.register(type: Double.self) { _ in 2 }
+        #expect(c.resolve(type: Double.self) == 2)
+        release.signal()
+        slow.join()
+    }
+
+    @Test("a shared cycle across two threads is reported, not a deadlock")
+    func crossThreadCycle() {
+        final class A: @unchecked Sendable {}
+        final class B: @unchecked Sendable {}
+        let c = Container()
+        // Latches: once opened they stay open, so a factory that runs again
+        // after the other side gave up does not wait forever.
+        let aStarted = DispatchSemaphore(value: 0)
+        let bStarted = DispatchSemaphore(value: 0)
+        c.register(type: A.self) { r in
+            aStarted.signal()
+            bStarted.wait()
+            bStarted.signal()
+            _ = try r.resolve(type: B.self)
+            return A()
+        }
+        c.register(type: B.self) { r in
+            bStarted.signal()
+            aStarted.wait()
+            aStarted.signal()
+            _ = try r.resolve(type: A.self)
+            return B()
+        }
+        let outcomes = Mutex<[String]>([])
+        let threads = [A.self as Any.Type, B.self].map { wanted in
+            Thread {
+                let result: String
+                do {
+                    if wanted == A.self { _ = try c.tryResolve(type: A.self) } else { _ = try c.tryResolve(type: B.self) }
+                    result = "resolved"
+                } catch let error as ResolutionError {
+                    if case .cycle = error.reason { result = "cycle" } else { result = "other: \(error)" }
+                } catch {
+                    result = "untyped: \(error)"
+                }
+                outcomes.withLock { $0.append(result) }
+            }
+        }
+        threads.forEach { $0.start() }
+        threads.forEach { $0.join() }
+        let results = outcomes.withLock { $0 }
+        #expect(results == ["cycle", "cycle"], "\(results)")
+    }
+}
+
+/// A joinable thread for tests that need one blocked in a factory.
+final class Thread: @unchecked Sendable {
+    private var handle = pthread_t()
+    private let body: () -> Void
+
+    init(_ body: @escaping () -> Void) {
+        self.body = body
+    }
+
+    func start() {
+        let box = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(&handle, nil, { (raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? in
+            let thread = Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue()
+            thread.body()
+            return nil
+        }, box)
+    }
+
+    func join() {
+        pthread_join(handle, nil)
+    }
+}

@@ -1,0 +1,151 @@
+import Testing
+import Syringe
+
+@Suite("Resolution errors")
+struct ErrorTests {
+    private func error(_ body: () throws -> Void) -> ResolutionError? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error as? ResolutionError
+        }
+    }
+
+    @Test("a missing registration names the type and the name")
+    func notRegistered() throws {
+        let c = Container()
+        let failure = try #require(error { _ = try c.tryResolve(type: Animal.self, name: "Lion") })
+        guard case .notRegistered = failure.reason else {
+            Issue.record("expected .notRegistered, got \(failure.reason)")
+            return
+        }
+        #expect(failure.name == "Lion")
+        #expect(ObjectIdentifier(failure.type) == ObjectIdentifier(Animal.self))
+        #expect(failure.description.contains("Animal named \"Lion\""))
+    }
+
+    @Test("the path runs from the top-level request to the missing one")
+    func pathInError() throws {
+        struct ViewModel {}
+        struct Screen {}
+        let c = Container()
+        c.register(type: ViewModel.self, in: .new) { r -> ViewModel in
+            let _: Service = try r.resolve()
+            return ViewModel()
+        }
+        c.register(type: Screen.self, in: .new) { r -> Screen in
+            let _: ViewModel = try r.resolve()
+            return Screen()
+        }
+        let failure = try #require(error { _ = try c.tryResolve(type: Screen.self) })
+        #expect(failure.path == ["Screen", "ViewModel", "Service"])
+        #expect(failure.description.contains("Screen → ViewModel → Service"))
+        // The container is still usable afterwards.
+        c.register { _ in ServiceImp() as Service }
+        _ = try c.tryResolve(type: Screen.self)
+    }
+
+    @Test("near match: the same type under another name")
+    func suggestsOtherName() throws {
+        let c = Container()
+        c.register(type: Animal.self, name: "Cat", dependency: Cat())
+        let failure = try #require(error { _ = try c.tryResolve(type: Animal.self, name: "cat") })
+        #expect(failure.suggestions.count == 1)
+        #expect(failure.suggestions.first?.contains("Animal[\"Cat\"]") == true)
+    }
+
+    @Test("near match: the same name under another type")
+    func suggestsOtherType() throws {
+        let c = Container()
+        c.register(type: Cat.self, name: "Cat", dependency: Cat())
+        let failure = try #require(error { _ = try c.tryResolve(type: Animal.self, name: "Cat") })
+        #expect(failure.suggestions.contains { $0.contains("Cat[\"Cat\"]") && $0.contains("another type") })
+    }
+
+    @Test("near match: T? registered, T asked, and the reverse")
+    func suggestsOptional() throws {
+        let c = Container()
+        c.register(type: Int?.self, dependency: 1)
+        c.register(type: String.self, dependency: "s")
+        let asksInt = try #require(error { _ = try c.tryResolve(type: Int.self) })
+        #expect(asksInt.suggestions.first?.contains("Optional") == true)
+        let asksOptionalString = try #require(error { _ = try c.tryResolve(type: String?.self) })
+        #expect(asksOptionalString.suggestions.first?.contains("non-optional") == true)
+    }
+
+    @Test("near match: a concrete type registered where a protocol is asked")
+    func suggestsConcreteType() throws {
+        let c = Container()
+        c.register { _ in ServiceImp() }
+        let failure = try #require(error { _ = try c.tryResolve(type: Service.self) })
+        #expect(failure.suggestions.first?.contains("ServiceImp") == true)
+        #expect(failure.suggestions.first?.contains(".implements(Service.self)") == true)
+        // Once the concrete instance exists, its conformance is checked, not guessed.
+        _ = c.resolve(type: ServiceImp.self)
+        let again = try #require(error { _ = try c.tryResolve(type: Service.self) })
+        #expect(again.suggestions.first?.contains("whose instance is a") == true)
+    }
+
+    @Test("suggestions stop at five, with a count of the rest")
+    func boundedSuggestions() throws {
+        let c = Container()
+        for index in 0..<1_000 {
+            c.register(type: Int.self, name: "n\(index)", dependency: index)
+        }
+        let failure = try #require(error { _ = try c.tryResolve(type: Int.self, name: "x") })
+        #expect(failure.suggestions.count == 6)
+        #expect(failure.suggestions.last == "… and 995 more")
+        #expect(failure.description.count < 1_000)
+    }
+
+    @Test("a factory's own error is wrapped with the path")
+    func factoryFailed() throws {
+        struct Outer {}
+        let c = Container()
+        c.register(type: Int.self, in: .new) { _ -> Int in throw Failure(code: 7) }
+        c.register(type: Outer.self, in: .new) { r -> Outer in
+            let _: Int = try r.resolve()
+            return Outer()
+        }
+        let failure = try #require(error { _ = try c.tryResolve(type: Outer.self) })
+        guard case .factoryFailed(let underlying) = failure.reason else {
+            Issue.record("expected .factoryFailed, got \(failure.reason)")
+            return
+        }
+        #expect(underlying as? Failure == Failure(code: 7))
+        #expect(failure.path == ["Outer", "Int"])
+        #expect(ObjectIdentifier(failure.type) == ObjectIdentifier(Int.self))
+    }
+
+    @Test("a constructor cycle is reported with its path and leaves the container usable")
+    func constructorCycle() throws {
+        final class A { init(_ b: AnyObject) {} }
+        final class B { init(_ a: A) {} }
+        for scope in [Scope.new, .shared, .graph, .weak] {
+            let c = Container()
+            c.register(type: A.self, in: scope) { r in A(try r.resolve(type: B.self)) }
+            c.register(type: B.self, in: scope) { r in B(try r.resolve(type: A.self)) }
+            let failure = try #require(error { _ = try c.tryResolve(type: A.self) })
+            guard case .cycle = failure.reason else {
+                Issue.record("\(scope): expected .cycle, got \(failure.reason)")
+                continue
+            }
+            #expect(failure.path == ["A", "B", "A"], "\(scope)")
+            // Break the cycle and resolve again from the same container.
+            c.register(type: B.self, in: scope) { _ in B(A(NSObjectLike())) }
+            _ = try c.tryResolve(type: A.self)
+        }
+    }
+
+    @Test("descriptions of huge names stay bounded")
+    func hugeName() throws {
+        let c = Container()
+        let name = String(repeating: "x", count: 1 << 20)
+        let failure = try #require(error { _ = try c.tryResolve(type: Int.self, name: name) })
+        #expect(failure.description.utf8.count < 1_000)
+        #expect(failure.name == name, "the error keeps the full name itself")
+    }
+}
+
+private final class NSObjectLike {}
