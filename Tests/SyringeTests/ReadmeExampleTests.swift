@@ -1,0 +1,189 @@
+import Testing
+import Syringe
+
+// The README's examples, as written there, so that the guide cannot drift
+// from the API. Types the README leaves to the reader are defined at the end.
+
+@Suite("README examples")
+struct ReadmeExampleTests {
+    @Test("Quick start")
+    func quickStart() throws {
+        let container = Container()
+        container.register { _ in ConsoleLogger() as Logger }
+        container.register(type: Repo.self, in: .new) { r in Repo(logger: try r.resolve()) }
+
+        let repo = container.resolve(type: Repo.self)
+        let logger: Logger = try container.tryResolve()
+        #expect(repo.logger is ConsoleLogger)
+        #expect(logger is ConsoleLogger)
+    }
+
+    @Test("Registering and resolving")
+    func registering() throws {
+        let c = Container()
+        c.register(type: Dog.self, dependency: Dog())
+        c.register(type: Animal.self, name: "Cat", dependency: Cat())
+        c.register(type: Animal.self, name: "Tiger") { _ in Tiger() }
+
+        let dog = c.resolve(type: Dog.self)
+        let cat = try c.tryResolve(type: Animal.self, name: "Cat")
+        let lion = c.resolveIfRegistered(type: Animal.self, name: "Lion")
+        #expect(c.isRegistered(type: Animal.self, name: "Cat"))
+        #expect(dog.sound == "wooof" && cat is Cat && lion == nil)
+
+        c.remove(type: Dog.self)
+        c.remove(type: Animal.self, name: "Cat")
+        #expect(!c.isRegistered(type: Dog.self) && !c.isRegistered(type: Animal.self, name: "Cat"))
+        c.removeAll()
+        #expect(!c.isRegistered(type: Animal.self, name: "Tiger"))
+
+        c.register(type: Animal.self, name: "caf\u{E9}", dependency: Cat())
+        #expect(c.resolve(type: Animal.self, name: "cafe\u{301}") is Cat)
+    }
+
+    @Test("Scopes")
+    func scopes() {
+        let c = Container()
+        c.register(type: Clock.self, in: .shared) { _ in SystemClock() }
+        c.register(type: Request.self, in: .new) { _ in Request() }
+        c.register(type: UnitOfWork.self, in: .graph) { _ in UnitOfWork() }
+        c.register(type: Cache.self, in: .weak) { _ in Cache() }
+        let clock = c.resolve(type: Clock.self)
+        #expect(c.resolve(type: Clock.self) === clock)
+        #expect(c.resolve(type: Request.self) !== c.resolve(type: Request.self))
+        #expect(c.resolve(type: UnitOfWork.self) !== c.resolve(type: UnitOfWork.self))
+        let cache = c.resolve(type: Cache.self)
+        #expect(c.resolve(type: Cache.self) === cache)
+
+        c.releaseSharedInstances()
+        #expect(c.resolve(type: Clock.self) !== clock)
+    }
+
+    @Test("Runtime arguments")
+    func arguments() throws {
+        let c = Container()
+        c.register(type: Manager.self, dependency: Manager())
+        c.register(type: Numbered.self) { (r: Resolver, number: Int) in
+            Numbered(integer: number, manager: try r.resolve())
+        }
+        c.register(type: Endpoint.self, name: "tls") { (_: Resolver, url: String, port: Int, secure: Bool) in
+            Endpoint(url: url, port: port, secure: secure)
+        }
+
+        let n = c.resolve(type: Numbered.self, arguments: 42)
+        let e = try c.tryResolve(type: Endpoint.self, name: "tls", arguments: "example.org", 443, true)
+        let n2: Numbered = c.resolve(arguments: 7)
+        #expect(n.integer == 42 && n2.integer == 7)
+        #expect(e == Endpoint(url: "example.org", port: 443, secure: true))
+    }
+
+    @Test("Autoregistration")
+    func autoregistration() {
+        let c = Container()
+        c.register(type: Manager.self, dependency: Manager())
+        c.register(type: Int.self, dependency: 1)
+        c.register(type: String.self, dependency: "s")
+        c.register(type: Double.self, dependency: 2)
+        c.autoregister(initializer: Dependency.init)
+        c.autoregister(type: Wide.self, in: .new, initializer: Wide.init)
+        c.autoregister(argument: Int.self, initializer: Numbered.init)
+        let numbered: Numbered = c.resolve(arguments: 42)
+        #expect(numbered.integer == 42)
+        #expect(c.resolve(type: Wide.self).dependency.manager === c.resolve(type: Manager.self))
+    }
+
+    @Test("Type forwarding and resolve-all")
+    func forwarding() {
+        let c = Container()
+        c.register(type: Store.self) { _ in Store() }
+            .implements(Reader.self)
+            .implements(Writer.self)
+        #expect(c.resolve(type: Reader.self) === c.resolve(type: Store.self))
+        #expect(c.resolve(type: Writer.self) === c.resolve(type: Store.self))
+
+        c.register(type: Plugin.self, name: "metrics") { _ in MetricsPlugin() }
+        c.register(type: Plugin.self, name: "tracing") { _ in TracingPlugin() }
+        let plugins = c.resolveAll(type: Plugin.self)
+        #expect(plugins.map(\.id) == ["metrics", "tracing"])
+    }
+
+    @Test("Child containers")
+    func children() {
+        let app = Container()
+        app.register { _ in LiveAPI() as API }
+        app.register(type: Session.self) { r in Session(api: try r.resolve()) }
+
+        let test = Container(parent: app)
+        test.register { _ in FakeAPI() as API }
+        #expect(test.resolve(type: API.self) is FakeAPI)
+        #expect(test.resolve(type: Session.self).api is LiveAPI, "a parent's shared factory resolves from the parent")
+    }
+
+    @Test("Errors")
+    func errors() {
+        let c = Container()
+        c.register(type: Screen.self, in: .new) { r in Screen(viewModel: try r.resolve()) }
+        c.register(type: ViewModel.self, in: .new) { r in ViewModel(service: try r.resolve()) }
+        c.register { _ in ServiceImp() }
+        do {
+            _ = try c.tryResolve(type: Screen.self)
+            Issue.record("expected a ResolutionError")
+        } catch {
+            #expect(error.description == """
+                Syringe could not resolve Service: nothing is registered for it in this container or its parents.
+                  path: Screen → ViewModel → Service
+                  did you mean:
+                    • ServiceImp, registered as its own type; if it is a Service, register it `as Service` or add `.implements(Service.self)`
+                """)
+        }
+    }
+
+    @Test("The shared container is task-local")
+    func sharedContainer() {
+        let testContainer = Container()
+        let fake = Manager()
+        testContainer.register(type: Manager.self, dependency: fake)
+        let manager = Container.$shared.withValue(testContainer) { UsesShared().manager }
+        #expect(manager === fake)
+    }
+}
+
+private protocol Logger { func log(_ message: String) }
+private struct ConsoleLogger: Logger { func log(_ message: String) { print(message) } }
+private final class Repo {
+    let logger: Logger
+    init(logger: Logger) { self.logger = logger }
+}
+private protocol Clock: AnyObject {}
+private final class SystemClock: Clock {}
+private final class Request {}
+private final class UnitOfWork {}
+private final class Cache {}
+private final class Manager: Sendable {}
+private final class Numbered: Sendable {
+    let integer: Int
+    let manager: Manager
+    init(integer: Int, manager: Manager) { self.integer = integer; self.manager = manager }
+}
+private struct Endpoint: Equatable { let url: String; let port: Int; let secure: Bool }
+private final class Dependency: Sendable {
+    let manager: Manager
+    init(manager: Manager) { self.manager = manager }
+}
+private final class Wide: Sendable {
+    let dependency: Dependency
+    init(manager: Manager, dependency: Dependency, count: Int, label: String, ratio: Double) { self.dependency = dependency }
+}
+private protocol Reader: AnyObject {}
+private protocol Writer: AnyObject {}
+private final class Store: Reader, Writer {}
+private protocol Plugin { var id: String { get } }
+private struct MetricsPlugin: Plugin { let id = "metrics" }
+private struct TracingPlugin: Plugin { let id = "tracing" }
+private protocol API {}
+private struct LiveAPI: API {}
+private struct FakeAPI: API {}
+private struct Session { let api: API }
+private struct ViewModel { let service: Service }
+private struct Screen { let viewModel: ViewModel }
+private final class UsesShared { @Injected var manager: Manager }
