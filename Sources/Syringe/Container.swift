@@ -116,7 +116,7 @@ extension Container {
     func install(alias: AnyDefinition, of target: AnyDefinition) {
         install(alias)
         writerLock.withLock {
-            target.aliases.append(alias)
+            target.aliases.append(Unmanaged.passUnretained(alias))
         }
     }
 
@@ -200,7 +200,7 @@ extension Container {
     /// Aliases belong to the registration they forward to: they go with it.
     /// Call with the writer lock held.
     private func dropAliases(of definition: AnyDefinition) {
-        for alias in definition.aliases {
+        for alias in definition.aliases.map({ $0.takeUnretainedValue() }) {
             // Only if the alias key still leads to this alias, not to a newer registration.
             let current = KeyName.withBytes(alias.key.name) { name, length in
                 table.lookup(type: alias.key.type, signature: alias.key.signature, name: name, length: length)

@@ -28,8 +28,11 @@ class AnyDefinition: @unchecked Sendable {
     let instanceLock: Lock?
     /// Position in the owner's registration order. Guarded by the owner's writer lock.
     var order = 0
-    /// Aliases forwarding here, removed with this definition. Guarded by the owner's writer lock.
-    var aliases: [AnyDefinition] = []
+    /// Aliases forwarding here, removed with this definition. Guarded by the
+    /// owner's writer lock. Unretained: an alias retains its target, and the
+    /// owner's registry keeps every definition (live or retired) alive as long
+    /// as the container, so a strong list would only make a cycle.
+    var aliases: [Unmanaged<AnyDefinition>] = []
 
     init(kind: Kind, key: DefinitionKey, serviceType: Any.Type, argumentTypes: [Any.Type], target: AnyDefinition?) {
         self.kind = kind

@@ -29,10 +29,11 @@ final class InstanceBox<T>: @unchecked Sendable {
 /// that bridges to some other object such as a cached `NSNumber`) is not kept,
 /// and such registrations behave like `.new`.
 ///
-/// Guarded by the owning definition's lock: a weak reference cannot be
-/// replaced while another thread reads it, and this box is reused for every
+/// A `.weak` definition guards its box with its lock: a weak reference cannot
+/// be replaced while another thread reads it, and the box is reused for every
 /// generation rather than retired, so a long-running service that recreates
-/// a weak instance forever does not accumulate memory.
+/// a weak instance forever does not accumulate memory. `@WeakInjected` stores
+/// once, before any read, and needs no lock.
 @usableFromInline
 final class WeakInstanceBox<T>: @unchecked Sendable {
     private weak var object: AnyObject?
@@ -48,7 +49,7 @@ final class WeakInstanceBox<T>: @unchecked Sendable {
         bytes.deallocate()
     }
 
-    /// The instance if it is still alive. Call with the definition's lock held.
+    /// The instance if it is still alive. Never concurrently with `store`.
     @usableFromInline
     func load() -> T? {
         // Keeps the object alive while its `T` is copied out.
@@ -59,7 +60,7 @@ final class WeakInstanceBox<T>: @unchecked Sendable {
     }
 
     /// Remembers `value` weakly if it is a reference to a class instance.
-    /// Call with the definition's lock held.
+    /// Never concurrently with `load` or another `store`.
     @usableFromInline
     func store(_ value: T) {
         let candidate = value as AnyObject

@@ -55,11 +55,18 @@ final class ResolutionContext {
         return context
     }
 
-    /// Starts building `definition`; fails if it is already being built on
-    /// this thread (a constructor cycle).
+    /// How deep one resolve may nest. Only a registration with runtime
+    /// arguments can legitimately resolve itself again (a tree built with
+    /// `depth - 1`), so those are not refused on sight; this bound turns one
+    /// that never stops into a cycle error long before the stack runs out.
+    static let maximumDepth = 256
+
+    /// Starts building `definition`; fails if that would be a cycle: the
+    /// argument-free definition is already being built on this thread, or the
+    /// resolve is nested deeper than `maximumDepth`.
     @usableFromInline
     func enter(_ definition: AnyDefinition) throws(ResolutionError) {
-        if isBuilding(definition) {
+        if (definition.argumentTypes.isEmpty && isBuilding(definition)) || frames.count >= Self.maximumDepth {
             throw definition.error(.cycle, path: pathText(appending: definition.stepText))
         }
         frames.append(Unmanaged.passUnretained(definition))

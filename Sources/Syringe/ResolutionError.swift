@@ -19,7 +19,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     public enum Reason: Sendable {
         /// Nothing is registered for the requested type, name and arguments.
         case notRegistered
-        /// Building the instance required itself (`A → B → A`).
+        /// Building the instance required itself (`A → B → A`), or a
+        /// registration with runtime arguments kept resolving itself deeper
+        /// than 256 levels.
         case cycle
         /// A factory (or an `onResolved` callback) threw `error`.
         case factoryFailed(any Error)

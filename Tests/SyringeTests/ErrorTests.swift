@@ -138,6 +138,37 @@ struct ErrorTests {
         }
     }
 
+    @Test("a factory with arguments may resolve itself with other arguments")
+    func argumentRecursion() throws {
+        final class Node: Sendable {
+            let child: Node?
+            init(child: Node?) { self.child = child }
+            var depth: Int { 1 + (child?.depth ?? 0) }
+        }
+        let c = Container()
+        c.register(type: Node.self) { (r: Resolver, depth: Int) in
+            Node(child: depth > 1 ? try r.resolve(type: Node.self, arguments: depth - 1) : nil)
+        }
+        #expect(try c.tryResolve(type: Node.self, arguments: 20).depth == 20)
+    }
+
+    @Test("argument recursion that never stops is a cycle error, not a stack overflow")
+    func runawayArgumentRecursion() throws {
+        struct Loop {}
+        let c = Container()
+        c.register(type: Loop.self) { (r: Resolver, step: Int) in
+            try r.resolve(type: Loop.self, arguments: step + 1)
+        }
+        let failure = try #require(error { _ = try c.tryResolve(type: Loop.self, arguments: 0) })
+        guard case .cycle = failure.reason else {
+            Issue.record("expected .cycle, got \(failure.reason)")
+            return
+        }
+        #expect(failure.path.count == 257)
+        c.register(type: Int.self, dependency: 1)
+        #expect(try c.tryResolve(type: Int.self) == 1, "the container is usable afterwards")
+    }
+
     @Test("descriptions of huge names stay bounded")
     func hugeName() throws {
         let c = Container()

@@ -1,0 +1,338 @@
+import Synchronization
+import Testing
+import Syringe
+
+@Suite("Type forwarding (implements)")
+struct AliasTests {
+    // MARK: Fixtures (nested so their names cannot clash with other files)
+
+    fileprivate protocol Reader: AnyObject {
+        func read() -> Int
+    }
+
+    fileprivate protocol Writer: AnyObject {
+        func write(_ value: Int)
+    }
+
+    fileprivate protocol Unrelated {}
+
+    fileprivate final class Store: Reader, Writer, @unchecked Sendable {
+        let tracked: Tracked?
+        let seed: Int
+        private var value = 0
+        init(seed: Int = 0, counter: Counter? = nil) {
+            self.seed = seed
+            tracked = counter.map(Tracked.init)
+        }
+        func read() -> Int { value + seed }
+        func write(_ value: Int) { self.value = value }
+    }
+
+    fileprivate final class Graph {
+        let reader: Reader, writer: Writer, store: Store
+        init(reader: Reader, writer: Writer, store: Store) {
+            self.reader = reader
+            self.writer = writer
+            self.store = store
+        }
+    }
+
+    private func error(_ body: () throws -> Void) -> ResolutionError? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error as? ResolutionError
+        }
+    }
+
+    // MARK: Tests
+
+    @Test("a .shared registration is the same instance under every alias")
+    func sharedAliases() throws {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: Store.self) { _ in Store(counter: counter) }
+            .implements(Reader.self)
+            .implements(Writer.self)
+        let reader = try c.tryResolve(type: Reader.self)
+        let store = c.resolve(type: Store.self)
+        let writer: Writer = c.resolve()
+        #expect(reader === store)
+        #expect(writer === store)
+        writer.write(7)
+        #expect(reader.read() == 7)
+        #expect(counter.created == 1)
+    }
+
+    @Test("resolving the alias first creates the shared instance that the type then returns")
+    func aliasFirst() {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: Store.self) { _ in Store(counter: counter) }.implements(Reader.self)
+        let reader = c.resolve(type: Reader.self)
+        #expect(c.resolve(type: Store.self) === reader)
+        #expect(c.resolve(type: Reader.self) === reader)
+        #expect(counter.created == 1)
+    }
+
+    @Test(".graph: one instance within an object graph, another in the next graph")
+    func graphAliases() throws {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: Store.self, in: .graph) { _ in Store(counter: counter) }
+            .implements(Reader.self)
+            .implements(Writer.self)
+        c.register(type: Graph.self, in: .new) { r in
+            Graph(reader: try r.resolve(), writer: try r.resolve(), store: try r.resolve())
+        }
+        let first = try c.tryResolve(type: Graph.self)
+        #expect(first.reader === first.store)
+        #expect(first.writer === first.store)
+        let second = try c.tryResolve(type: Graph.self)
+        #expect(second.store !== first.store)
+        #expect(counter.created == 2)
+        // Top-level resolves are graphs of their own.
+        #expect(c.resolve(type: Reader.self) !== c.resolve(type: Reader.self))
+    }
+
+    @Test(".weak: the same instance while something holds it, a new one after")
+    func weakAliases() {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: Store.self, in: .weak) { _ in Store(counter: counter) }.implements(Reader.self)
+        var held: Store? = c.resolve(type: Store.self)
+        #expect(c.resolve(type: Reader.self) === held)
+        #expect(counter.created == 1)
+        held = nil
+        #expect(counter.alive == 0)
+        var reader: Reader? = c.resolve(type: Reader.self)
+        #expect(counter.created == 2)
+        #expect(c.resolve(type: Store.self) === reader)
+        reader = nil
+        #expect(counter.alive == 0, "an alias must not keep a .weak instance alive")
+    }
+
+    @Test(".new: a new instance on every resolve through the alias")
+    func newAliases() {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: Store.self, in: .new) { _ in Store(counter: counter) }.implements(Reader.self)
+        let a = c.resolve(type: Reader.self)
+        let b = c.resolve(type: Reader.self)
+        #expect(a !== b)
+        #expect(a is Store)
+        #expect(counter.created == 2)
+    }
+
+    @Test("a named alias of an unnamed registration, and an alias of a named one")
+    func namedAliases() throws {
+        let c = Container()
+        c.register(type: Store.self) { _ in Store(seed: 1) }.implements(Reader.self, name: "r")
+        c.register(type: Store.self, name: "two") { _ in Store(seed: 2) }.implements(Reader.self)
+        #expect(try c.tryResolve(type: Reader.self, name: "r") === c.resolve(type: Store.self))
+        #expect(try c.tryResolve(type: Reader.self) === c.resolve(type: Store.self, name: "two"))
+        #expect(c.resolve(type: Reader.self, name: "r").read() == 1)
+        #expect(c.resolve(type: Reader.self).read() == 2)
+        #expect(!c.isRegistered(type: Reader.self, name: "two"))
+    }
+
+    @Test("an alias of an argument registration takes the same arguments")
+    func argumentAlias() throws {
+        let c = Container()
+        c.register(type: Store.self) { (_: Resolver, seed: Int) in Store(seed: seed) }
+            .implements(Reader.self)
+        let reader = try c.tryResolve(type: Reader.self, arguments: 41)
+        #expect(reader.read() == 41)
+        #expect(reader is Store)
+        #expect(c.isRegistered(type: Reader.self, argumentTypes: Int.self))
+        #expect(!c.isRegistered(type: Reader.self))
+        let mismatch = try #require(error { _ = try c.tryResolve(type: Reader.self, arguments: "41") })
+        guard case .argumentMismatch(let registered) = mismatch.reason else {
+            Issue.record("expected .argumentMismatch, got \(mismatch.reason)")
+            return
+        }
+        #expect(registered == ["(Int)"])
+    }
+
+    @Test("a named alias of an argument registration")
+    func namedArgumentAlias() throws {
+        let c = Container()
+        c.register(type: Store.self, name: "s") { (_: Resolver, seed: Int, extra: Int) in Store(seed: seed + extra) }
+            .implements(Reader.self, name: "r")
+        #expect(try c.tryResolve(type: Reader.self, name: "r", arguments: 40, 2).read() == 42)
+        #expect(!c.isRegistered(type: Reader.self, argumentTypes: Int.self, Int.self))
+        c.remove(type: Store.self, name: "s")
+        #expect(!c.isRegistered(type: Reader.self, name: "r", argumentTypes: Int.self, Int.self))
+    }
+
+    @Test("an alias goes away when its registration is removed")
+    func removedWithRegistration() {
+        let c = Container()
+        c.register(type: Store.self) { _ in Store() }
+            .implements(Reader.self)
+            .implements(Writer.self, name: "w")
+        #expect(c.isRegistered(type: Reader.self))
+        c.remove(type: Store.self)
+        #expect(!c.isRegistered(type: Store.self))
+        #expect(!c.isRegistered(type: Reader.self))
+        #expect(!c.isRegistered(type: Writer.self, name: "w"))
+        #expect(error { _ = try c.tryResolve(type: Reader.self) } != nil)
+    }
+
+    @Test("an alias of an argument registration goes away when it is removed")
+    func argumentAliasRemoved() {
+        let c = Container()
+        c.register(type: Store.self) { (_: Resolver, seed: Int) in Store(seed: seed) }.implements(Reader.self)
+        c.remove(type: Store.self)
+        #expect(!c.isRegistered(type: Reader.self, argumentTypes: Int.self))
+    }
+
+    @Test("an alias goes away when its registration is replaced")
+    func removedWhenReplaced() throws {
+        let c = Container()
+        c.register(type: Store.self) { _ in Store(seed: 1) }.implements(Reader.self)
+        c.register(type: Store.self) { _ in Store(seed: 2) }
+        #expect(!c.isRegistered(type: Reader.self))
+        #expect(c.resolve(type: Store.self).read() == 2)
+        // A new alias on the replacement forwards to it.
+        c.register(type: Store.self) { _ in Store(seed: 3) }.implements(Reader.self)
+        #expect(try c.tryResolve(type: Reader.self).read() == 3)
+        #expect(c.resolve(type: Reader.self) === c.resolve(type: Store.self))
+    }
+
+    @Test("an alias key taken over by another registration's alias stays when the first registration goes")
+    func aliasTakenOverByAnotherAlias() throws {
+        final class Other: Reader { func read() -> Int { -1 } }
+        let c = Container()
+        c.register(type: Store.self) { _ in Store(seed: 1) }.implements(Reader.self)
+        c.register(type: Other.self) { _ in Other() }.implements(Reader.self)
+        #expect(try c.tryResolve(type: Reader.self).read() == -1, "the later alias replaced the earlier")
+        c.remove(type: Store.self)
+        #expect(c.isRegistered(type: Reader.self))
+        #expect(try c.tryResolve(type: Reader.self).read() == -1)
+        c.remove(type: Other.self)
+        #expect(!c.isRegistered(type: Reader.self))
+    }
+
+    @Test("after releaseSharedInstances the alias yields the new shared instance")
+    func aliasAfterRelease() {
+        let c = Container()
+        c.register(type: Store.self) { _ in Store() }.implements(Reader.self)
+        let before = c.resolve(type: Reader.self)
+        c.releaseSharedInstances()
+        let after = c.resolve(type: Reader.self)
+        #expect(after !== before)
+        #expect(after === c.resolve(type: Store.self))
+    }
+
+    @Test("an alias goes away with removeAll")
+    func removedWithRemoveAll() {
+        let c = Container()
+        c.register(type: Store.self) { _ in Store() }.implements(Reader.self)
+        c.removeAll()
+        #expect(!c.isRegistered(type: Reader.self))
+        #expect(!c.isRegistered(type: Store.self))
+    }
+
+    @Test("a direct registration that took over the alias's key survives removing the original")
+    func overriddenAliasSurvives() throws {
+        let c = Container()
+        c.register(type: Store.self) { _ in Store(seed: 1) }.implements(Reader.self)
+        c.register(type: Reader.self) { _ in Store(seed: 9) }
+        c.remove(type: Store.self)
+        #expect(c.isRegistered(type: Reader.self))
+        #expect(try c.tryResolve(type: Reader.self).read() == 9)
+    }
+
+    @Test("an alias to a type the instance is not throws incompatibleAlias")
+    func incompatibleAlias() throws {
+        let c = Container()
+        c.register(type: Store.self) { _ in Store() }.implements(Unrelated.self)
+        #expect(c.isRegistered(type: Unrelated.self))
+        let failure = try #require(error { _ = try c.tryResolve(type: Unrelated.self) })
+        guard case .incompatibleAlias(let instanceType) = failure.reason else {
+            Issue.record("expected .incompatibleAlias, got \(failure.reason)")
+            return
+        }
+        #expect(instanceType == "Store")
+        #expect(ObjectIdentifier(failure.type) == ObjectIdentifier(Unrelated.self))
+        #expect(failure.description.contains("Store"))
+        #expect(failure.description.contains("alias"))
+        // The registration itself still works, and the container is still usable.
+        _ = try c.tryResolve(type: Store.self)
+        #expect(error { _ = try c.tryResolve(type: Unrelated.self) } != nil)
+    }
+
+    @Test("an incompatible alias deep in a graph fails the top-level resolve")
+    func incompatibleAliasNested() throws {
+        struct Holder {}
+        let c = Container()
+        c.register(type: Store.self) { _ in Store() }.implements(Unrelated.self)
+        c.register(type: Holder.self, in: .new) { r -> Holder in
+            let _: Unrelated = try r.resolve()
+            return Holder()
+        }
+        let failure = try #require(error { _ = try c.tryResolve(type: Holder.self) })
+        guard case .incompatibleAlias = failure.reason else {
+            Issue.record("expected .incompatibleAlias, got \(failure.reason)")
+            return
+        }
+        #expect(failure.path.first == "Holder")
+        #expect(failure.path.last == "Unrelated")
+    }
+
+    @Test("onResolved runs once for a .shared registration resolved through aliases")
+    func onResolvedOnceForShared() {
+        let calls = Atomic(0)
+        let c = Container()
+        c.register(type: Store.self) { _ in Store() }
+            .onResolved { _, _ in calls.add(1, ordering: .relaxed) }
+            .implements(Reader.self)
+            .implements(Writer.self)
+        _ = c.resolve(type: Reader.self)
+        _ = c.resolve(type: Writer.self)
+        _ = c.resolve(type: Store.self)
+        _ = c.resolve(type: Reader.self)
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("onResolved added after implements still runs, once per .new instance")
+    func onResolvedAfterImplements() {
+        let seen = Mutex<[ObjectIdentifier]>([])
+        let c = Container()
+        c.register(type: Store.self, in: .new) { _ in Store() }
+            .implements(Reader.self)
+            .onResolved { _, store in seen.withLock { $0.append(ObjectIdentifier(store)) } }
+        let a = c.resolve(type: Reader.self)
+        let b = c.resolve(type: Reader.self)
+        #expect(seen.withLock { $0 } == [ObjectIdentifier(a), ObjectIdentifier(b)])
+    }
+
+    @Test("a child container resolves a parent's alias to the parent's shared instance")
+    func aliasThroughChild() {
+        let parent = Container()
+        parent.register(type: Store.self) { _ in Store(seed: 1) }.implements(Reader.self)
+        let child = Container(parent: parent)
+        #expect(child.resolve(type: Reader.self) === parent.resolve(type: Store.self))
+    }
+
+    @Test("an alias to a class-bound existential and to AnyObject")
+    func aliasToExistentials() {
+        let c = Container()
+        c.register(type: Cat.self) { _ in Cat() }
+            .implements(Animal.self)
+            .implements(AnyObject.self)
+        let cat = c.resolve(type: Cat.self)
+        #expect(c.resolve(type: Animal.self) === cat)
+        #expect(c.resolve(type: AnyObject.self) === cat)
+    }
+
+    @Test("an alias of a value-type registration")
+    func aliasOfValue() throws {
+        let c = Container()
+        c.register(type: Int.self) { _ in 42 }.implements((any Sendable).self).implements(CustomStringConvertible.self)
+        #expect(try c.tryResolve(type: (any Sendable).self) as? Int == 42)
+        #expect(try c.tryResolve(type: CustomStringConvertible.self).description == "42")
+    }
+}

@@ -1,0 +1,355 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Synchronization
+import Testing
+import Syringe
+
+// MARK: Fixtures (fileprivate: exit-test bodies are expanded at file scope)
+
+fileprivate final class PWManager: @unchecked Sendable {
+    let tracked: Tracked?
+    init(counter: Counter? = nil) { tracked = counter.map(Tracked.init) }
+}
+
+fileprivate final class PWStore: @unchecked Sendable {
+    let tracked: Tracked?
+    init(counter: Counter? = nil) { tracked = counter.map(Tracked.init) }
+}
+
+/// Resolves from `Container.shared` at init.
+fileprivate final class PWSharedOwner {
+    @Injected var manager: PWManager
+}
+
+fileprivate struct PWSharedStructOwner {
+    @Injected var manager: PWManager
+    @Injected(name: "store") var store: PWStore
+}
+
+/// Named and explicit-container injection. Each owner type has a container
+/// of its own, used by one test only.
+fileprivate final class PWExplicitOwner {
+    static let container: Container = {
+        let c = Container()
+        c.register(type: PWStore.self, name: "store") { _ in PWStore() }
+        c.register(type: PWStore.self) { _ in PWStore() }
+        return c
+    }()
+
+    @Injected(name: "store", from: PWExplicitOwner.container) var store: PWStore
+    @Injected(from: PWExplicitOwner.container) var unnamedStore: PWStore
+}
+
+fileprivate final class PWLazyOwner: @unchecked Sendable {
+    @LazyInjected var lazyManager: PWManager
+}
+
+fileprivate final class PWLazyStoreOwner {
+    @LazyInjected(name: "store") var lazyStore: PWStore
+}
+
+fileprivate final class PWWeakOwner {
+    @WeakInjected(name: "store") var weakStore: PWStore?
+}
+
+// Owners whose injection cannot succeed, for the exit tests.
+
+fileprivate final class PWFailingScreen {
+    @Injected(from: Container()) var manager: PWManager
+}
+
+fileprivate final class PWFailingSharedScreen {
+    @Injected var manager: PWManager
+}
+
+fileprivate final class PWFailingLazyScreen {
+    @LazyInjected(name: "missing", from: Container()) var lazyStore: PWStore
+}
+
+fileprivate final class PWFailingWeakScreen {
+    @WeakInjected(name: "gone", from: Container()) var weakStore: PWStore?
+}
+
+@Suite("Property wrappers")
+struct PropertyWrapperTests {
+    // MARK: @Injected
+
+    @Test("@Injected resolves from Container.shared when the owner is initialised")
+    func injectedFromShared() {
+        let c = Container()
+        c.register(type: PWManager.self) { _ in PWManager() }
+        let owner = Container.$shared.withValue(c) { PWSharedOwner() }
+        #expect(owner.manager === c.resolve(type: PWManager.self))
+    }
+
+    @Test("@Injected resolves at init, not at access")
+    func injectedAtInit() {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: PWManager.self, in: .new) { _ in PWManager(counter: counter) }
+        let owner = Container.$shared.withValue(c) { PWSharedOwner() }
+        #expect(counter.created == 1)
+        // Later accesses, even under another shared container, read the same instance.
+        let other = Container()
+        other.register(type: PWManager.self) { _ in PWManager() }
+        let first = owner.manager
+        let second = Container.$shared.withValue(other) { owner.manager }
+        #expect(first === second)
+        #expect(counter.created == 1)
+    }
+
+    @Test("@Injected in a struct, with a name")
+    func injectedStructWithName() {
+        let c = Container()
+        c.register(type: PWManager.self) { _ in PWManager() }
+        c.register(type: PWStore.self, name: "store") { _ in PWStore() }
+        let owner = Container.$shared.withValue(c) { PWSharedStructOwner() }
+        #expect(owner.manager === c.resolve(type: PWManager.self))
+        #expect(owner.store === c.resolve(type: PWStore.self, name: "store"))
+    }
+
+    @Test("@Injected(name:from:) uses the given container and name, not Container.shared")
+    func injectedExplicitContainer() {
+        let decoy = Container()
+        decoy.register(type: PWStore.self, name: "store") { _ in PWStore() }
+        let owner = Container.$shared.withValue(decoy) { PWExplicitOwner() }
+        #expect(owner.store === PWExplicitOwner.container.resolve(type: PWStore.self, name: "store"))
+        #expect(owner.unnamedStore === PWExplicitOwner.container.resolve(type: PWStore.self))
+        #expect(owner.store !== owner.unnamedStore)
+        #expect(owner.store !== decoy.resolve(type: PWStore.self, name: "store"))
+    }
+
+    // MARK: @LazyInjected
+
+    @Test("@LazyInjected resolves on first access, not at init")
+    func lazyOnFirstAccess() {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: PWManager.self, in: .new) { _ in PWManager(counter: counter) }
+        let owner = Container.$shared.withValue(c) { PWLazyOwner() }
+        #expect(counter.created == 0, "nothing resolved at init")
+        let first = owner.lazyManager
+        #expect(counter.created == 1)
+        let second = owner.lazyManager
+        #expect(first === second, "resolved once, even for a .new registration")
+        #expect(counter.created == 1)
+    }
+
+    @Test("@LazyInjected uses the container that was shared when the owner was initialised")
+    func lazyKeepsInitContainer() {
+        let atInit = Container()
+        atInit.register(type: PWManager.self) { _ in PWManager() }
+        let atAccess = Container()
+        atAccess.register(type: PWManager.self) { _ in PWManager() }
+        let owner = Container.$shared.withValue(atInit) { PWLazyOwner() }
+        let manager = Container.$shared.withValue(atAccess) { owner.lazyManager }
+        #expect(manager === atInit.resolve(type: PWManager.self))
+        #expect(manager !== atAccess.resolve(type: PWManager.self))
+    }
+
+    @Test("@LazyInjected: registering after init but before first access is enough")
+    func lazyRegisterLater() {
+        let c = Container()
+        let owner = Container.$shared.withValue(c) { PWLazyStoreOwner() }
+        c.register(type: PWStore.self, name: "store") { _ in PWStore() }
+        #expect(owner.lazyStore === c.resolve(type: PWStore.self, name: "store"))
+    }
+
+    @Test("copies of a @LazyInjected owner share the one resolved instance")
+    func lazyCopiesShare() {
+        struct Owner {
+            @LazyInjected var manager: PWManager
+        }
+        let c = Container()
+        let counter = Counter()
+        c.register(type: PWManager.self, in: .new) { _ in PWManager(counter: counter) }
+        let original = Container.$shared.withValue(c) { Owner() }
+        let copy = original
+        #expect(copy.manager === original.manager)
+        #expect(counter.created == 1)
+    }
+
+    @Test("threads racing the first access of a @LazyInjected property get one instance from one factory run")
+    func lazyThreadSafe() {
+        let threadCount = 8
+        for _ in 0..<10 {
+            let c = Container()
+            let counter = Counter()
+            c.register(type: PWManager.self, in: .new) { _ in
+                usleep(500)  // widen the window in which others arrive
+                return PWManager(counter: counter)
+            }
+            let owner = Container.$shared.withValue(c) { PWLazyOwner() }
+            let race = PWRace()
+            let threads = (0..<threadCount).map { _ in
+                Thread {
+                    // Start line: every thread first-accesses as close together as possible.
+                    race.ready.add(1, ordering: .acquiringAndReleasing)
+                    while race.ready.load(ordering: .acquiring) < threadCount { sched_yield() }
+                    let manager = owner.lazyManager
+                    race.seen.withLock { $0.append(ObjectIdentifier(manager)) }
+                }
+            }
+            threads.forEach { $0.start() }
+            threads.forEach { $0.join() }
+            let ids = race.seen.withLock { $0 }
+            #expect(ids.count == threadCount)
+            #expect(Set(ids).count == 1)
+            #expect(counter.created == 1)
+        }
+    }
+
+    @Test("@LazyInjected is safe to first-access from concurrentPerform")
+    func lazyConcurrentPerform() {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: PWManager.self, in: .new) { _ in PWManager(counter: counter) }
+        let owners = Container.$shared.withValue(c) { (0..<50).map { _ in PWLazyOwner() } }
+        let seen = Mutex<[Int: Set<ObjectIdentifier>]>([:])
+        DispatchQueue.concurrentPerform(iterations: 200) { index in
+            let id = ObjectIdentifier(owners[index % owners.count].lazyManager)
+            seen.withLock { _ = $0[index % owners.count, default: []].insert(id) }
+        }
+        let perOwner = seen.withLock { $0 }
+        #expect(perOwner.count == owners.count)
+        #expect(perOwner.values.allSatisfy { $0.count == 1 }, "each owner saw one instance")
+        #expect(Set(perOwner.values.compactMap(\.first)).count == owners.count, "owners do not share")
+        #expect(counter.created == owners.count, "one factory run per owner")
+    }
+
+    // MARK: @WeakInjected
+
+    @Test("@WeakInjected accepts a class-bound protocol and holds its instance weakly")
+    func weakInjectedProtocol() {
+        final class Owner {
+            @WeakInjected(name: "pet", from: PropertyWrapperTests.petContainer) var pet: Animal?
+        }
+        var held: Animal? = PropertyWrapperTests.petContainer.resolve(type: Animal.self, name: "pet")
+        let owner = Owner()
+        #expect(owner.pet === held)
+        #expect(owner.pet?.sound == "miaow")
+        held = nil
+        #expect(owner.pet == nil)
+    }
+
+    @Test("@WeakInjected of a value type reads nil: there is no object to hold")
+    func weakInjectedValue() {
+        final class Owner {
+            @WeakInjected(name: "number", from: PropertyWrapperTests.petContainer) var number: Int?
+        }
+        #expect(Owner().number == nil)
+    }
+
+    private static let petContainer: Container = {
+        let c = Container()
+        c.register(type: Animal.self, name: "pet", in: .weak) { _ in Cat() }
+        c.register(type: Int.self, name: "number", dependency: 7)
+        return c
+    }()
+
+    @Test("@WeakInjected holds a .weak instance weakly")
+    func weakInjectedWeakScope() {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: PWStore.self, name: "store", in: .weak) { _ in PWStore(counter: counter) }
+        var held: PWStore? = c.resolve(type: PWStore.self, name: "store")
+        let owner = Container.$shared.withValue(c) { PWWeakOwner() }
+        #expect(owner.weakStore === held)
+        #expect(owner.weakStore != nil)
+        held = nil
+        #expect(counter.alive == 0)
+        #expect(owner.weakStore == nil, "the owner must not keep the instance alive")
+    }
+
+    @Test("@WeakInjected of a .new instance is nil once the owner's init is done: nobody else holds it")
+    func weakInjectedNewScope() {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: PWStore.self, name: "store", in: .new) { _ in PWStore(counter: counter) }
+        let owner = Container.$shared.withValue(c) { PWWeakOwner() }
+        #expect(counter.created == 1, "resolved at init")
+        #expect(counter.alive == 0)
+        #expect(owner.weakStore == nil)
+    }
+
+    @Test("@WeakInjected of a .shared instance lives as long as the container")
+    func weakInjectedSharedScope() {
+        var c: Container? = Container()
+        let counter = Counter()
+        c!.register(type: PWStore.self, name: "store") { _ in PWStore(counter: counter) }
+        let owner = Container.$shared.withValue(c!) { PWWeakOwner() }
+        #expect(owner.weakStore != nil)
+        #expect(owner.weakStore === c!.resolve(type: PWStore.self, name: "store"))
+        weak let weakContainer = c
+        c = nil
+        #expect(weakContainer == nil, "the container itself should be freed")
+        #expect(counter.alive == 0)
+        #expect(owner.weakStore == nil)
+    }
+
+    // MARK: Failures stop the program
+
+    @Test("a failing @Injected traps with the ResolutionError text and the owner type")
+    func injectedFailureTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = PWFailingScreen()
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("PWFailingScreen"), "\(stderr)")
+        #expect(stderr.contains("could not resolve PWManager"), "\(stderr)")
+        #expect(stderr.contains("nothing is registered"), "\(stderr)")
+    }
+
+    @Test("a failing @Injected from Container.shared traps with the owner type")
+    func injectedSharedFailureTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Container.$shared.withValue(Container()) { PWFailingSharedScreen() }
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("PWFailingSharedScreen"), "\(stderr)")
+        #expect(stderr.contains("could not resolve PWManager"), "\(stderr)")
+    }
+
+    @Test("a failing @LazyInjected traps on first access with the owner type")
+    func lazyFailureTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let owner = PWFailingLazyScreen()
+            // Init must not have trapped: mark it, then access.
+            FileDescriptorLike.writeToStandardError("initialised without resolving\n")
+            _ = owner.lazyStore
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("initialised without resolving"), "\(stderr)")
+        #expect(stderr.contains("PWFailingLazyScreen"), "\(stderr)")
+        #expect(stderr.contains("could not resolve PWStore named \"missing\""), "\(stderr)")
+    }
+
+    @Test("a failing @WeakInjected traps with the owner type")
+    func weakFailureTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = PWFailingWeakScreen()
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("PWFailingWeakScreen"), "\(stderr)")
+        #expect(stderr.contains("could not resolve PWStore named \"gone\""), "\(stderr)")
+    }
+}
+
+/// A start line for threads, and what they saw.
+private final class PWRace: Sendable {
+    let ready = Atomic(0)
+    let seen = Mutex<[ObjectIdentifier]>([])
+}
+
+private enum FileDescriptorLike {
+    static func writeToStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            _ = write(2, bytes.baseAddress, bytes.count)
+        }
+    }
+}
