@@ -36,7 +36,7 @@ extension Container {
         var found: [(definition: Definition<T>, holder: Container)] = []
         var position: [String?: Int] = [:]
         for holder in chain.reversed() {
-            for definition in holder.liveDefinitions
+            for case let definition? in holder.definitionsSnapshot
             where definition.key.type == wanted && definition.key.signature == NoArguments.identity {
                 // The key's type identity is `T`'s.
                 let entry = (unsafeDowncast(definition, to: Definition<T>.self), holder)

@@ -101,21 +101,40 @@ extension Container {
     /// Publishes `definition`, replacing any registration of the same key.
     func install(_ definition: AnyDefinition) {
         writerLock.withLock {
-            let raw = Unmanaged.passUnretained(definition).toOpaque()
-            if let replaced = table.insert(definition.key, raw) {
-                let old = Unmanaged<AnyDefinition>.fromOpaque(replaced).takeUnretainedValue()
-                registry.replace(old, with: definition)
-                dropAliases(of: old)
-            } else {
-                registry.append(definition)
-            }
+            insert(definition)
         }
     }
 
-    /// Publishes an alias of `target` (see `Registration.implements`).
+    /// Call with the writer lock held.
+    private func insert(_ definition: AnyDefinition) {
+        let raw = Unmanaged.passUnretained(definition).toOpaque()
+        if let replaced = table.insert(definition.key, raw) {
+            let old = Unmanaged<AnyDefinition>.fromOpaque(replaced).takeUnretainedValue()
+            registry.replace(old, with: definition)
+            dropAliases(of: old)
+        } else {
+            registry.append(definition)
+        }
+    }
+
+    /// Whether `definition` is what its key leads to in this table now.
+    /// Call with the writer lock held.
+    private func isLive(_ definition: AnyDefinition) -> Bool {
+        let key = definition.key
+        let current = KeyName.withBytes(key.name) { name, length in
+            table.lookup(type: key.type, signature: key.signature, name: name, length: length)
+        }
+        return current == Unmanaged.passUnretained(definition).toOpaque()
+    }
+
+    /// Publishes an alias of `target` (see `Registration.implements`), in one
+    /// writer step with the check that `target` is still registered: an alias
+    /// of a registration that was already replaced or removed would outlive it
+    /// and forward to a retired definition, so it is not installed at all.
     func install(alias: AnyDefinition, of target: AnyDefinition) {
-        install(alias)
         writerLock.withLock {
+            guard isLive(target) else { return }
+            insert(alias)
             target.aliases.append(Unmanaged.passUnretained(alias))
         }
     }
@@ -184,9 +203,10 @@ extension Container {
         writerLock.withLock(body)
     }
 
-    /// A snapshot of the live definitions, in registration order.
-    var liveDefinitions: [AnyDefinition] {
-        writerLock.withLock { registry.live }
+    /// A snapshot of the live definitions in registration order, with holes
+    /// (nil) where definitions were removed. Copy-on-write: O(1) under the lock.
+    var definitionsSnapshot: [AnyDefinition?] {
+        writerLock.withLock { registry.ordered }
     }
 
     /// Call with the writer lock held.
@@ -200,14 +220,9 @@ extension Container {
     /// Aliases belong to the registration they forward to: they go with it.
     /// Call with the writer lock held.
     private func dropAliases(of definition: AnyDefinition) {
-        for alias in definition.aliases.map({ $0.takeUnretainedValue() }) {
-            // Only if the alias key still leads to this alias, not to a newer registration.
-            let current = KeyName.withBytes(alias.key.name) { name, length in
-                table.lookup(type: alias.key.type, signature: alias.key.signature, name: name, length: length)
-            }
-            if current == Unmanaged.passUnretained(alias).toOpaque() {
-                remove(alias.key)
-            }
+        for alias in definition.aliases.map({ $0.takeUnretainedValue() }) where isLive(alias) {
+            // Not when the alias key was since taken by a newer registration.
+            remove(alias.key)
         }
         definition.aliases.removeAll()
     }

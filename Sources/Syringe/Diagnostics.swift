@@ -17,7 +17,7 @@ extension Container {
         let finder = NearMatches(type: T.self, name: name.map(KeyName.canonical), signature: signature)
         var container: Container? = self
         while let current = container {
-            for definition in current.liveDefinitions {
+            for case let definition? in current.definitionsSnapshot {
                 finder.consider(definition)
             }
             container = current.parent
@@ -25,7 +25,7 @@ extension Container {
         let reason: ResolutionError.Reason =
             finder.otherSignatures.isEmpty ? .notRegistered : .argumentMismatch(registered: finder.otherSignatures)
         return ResolutionError(reason: reason, type: T.self, name: name, argumentTypes: argumentTypes,
-                               path: path, suggestions: finder.suggestions)
+                               path: path, suggestions: finder.suggestions, unlistedSuggestions: finder.unlisted)
     }
 }
 
@@ -40,7 +40,8 @@ private final class NearMatches<T> {
     /// `Wrapped` when `T` is `Optional<Wrapped>`.
     let unwrapped: UnsafeRawPointer?
     private(set) var otherSignatures: [String] = []
-    private var ranked: [(rank: Int, text: String)] = []
+    /// Texts are built only for the five that are shown.
+    private var ranked: [(rank: Int, text: () -> String)] = []
     private var seenTypes: Set<UnsafeRawPointer> = []
 
     init(type: T.Type, name: String?, signature: UnsafeRawPointer) {
@@ -53,11 +54,11 @@ private final class NearMatches<T> {
 
     var suggestions: [String] {
         let sorted = ranked.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }
-        var texts = sorted.prefix(Self.limit).map(\.element.text)
-        if sorted.count > Self.limit {
-            texts.append("… and \(sorted.count - Self.limit) more")
-        }
-        return texts
+        return sorted.prefix(Self.limit).map { $0.element.text() }
+    }
+
+    var unlisted: Int {
+        max(0, ranked.count - Self.limit)
     }
 
     func consider(_ definition: AnyDefinition) {
@@ -65,7 +66,6 @@ private final class NearMatches<T> {
         let sameType = key.type == wanted
         let sameName = key.name == name
         let sameSignature = key.signature == signature
-        let registered = definition.stepText
         if sameType && sameName && !sameSignature {
             let signature = TypeName.signature(definition.argumentTypes.map(TypeName.of))
             if !otherSignatures.contains(signature) {
@@ -76,18 +76,19 @@ private final class NearMatches<T> {
         guard sameSignature else {
             return
         }
+        let wantedName = self.wantedName
         if sameType {
-            ranked.append((1, "\(registered), registered \(key.name == nil ? "without a name" : "under another name")"))
+            ranked.append((1, { "\(definition.stepText), registered \(key.name == nil ? "without a name" : "under another name")" }))
         } else if sameName, key.type == unwrapped {
-            ranked.append((0, "\(registered), registered as the non-optional type; resolve \(TypeName.of(definition.serviceType)) instead"))
+            ranked.append((0, { "\(definition.stepText), registered as the non-optional type; resolve \(TypeName.of(definition.serviceType)) instead" }))
         } else if sameName, let wrapped = (definition.serviceType as? any OptionalType.Type)?.wrappedType, typeIdentity(wrapped) == wanted {
-            ranked.append((0, "\(registered), registered as an Optional; resolve \(TypeName.of(definition.serviceType)) instead"))
+            ranked.append((0, { "\(definition.stepText), registered as an Optional; resolve \(TypeName.of(definition.serviceType)) instead" }))
         } else if sameName, definition.sharedInstanceConforms(to: T.self) {
-            ranked.append((0, "\(registered), whose instance is a \(wantedName); register it `as \(wantedName)` or add `.implements(\(wantedName).self)`"))
+            ranked.append((0, { "\(definition.stepText), whose instance is a \(wantedName); register it `as \(wantedName)` or add `.implements(\(wantedName).self)`" }))
         } else if sameName, name != nil {
-            ranked.append((2, "\(registered), the same name under another type"))
+            ranked.append((2, { "\(definition.stepText), the same name under another type" }))
         } else if sameName, seenTypes.insert(key.type).inserted, Self.related(TypeName.of(definition.serviceType), wantedName) {
-            ranked.append((3, "\(registered), registered as its own type; if it is a \(wantedName), register it `as \(wantedName)` or add `.implements(\(wantedName).self)`"))
+            ranked.append((3, { "\(definition.stepText), registered as its own type; if it is a \(wantedName), register it `as \(wantedName)` or add `.implements(\(wantedName).self)`" }))
         }
     }
 

@@ -14,7 +14,9 @@ public struct Registration<T>: Sendable {
     /// Adds a callback that runs on every new instance once the outermost
     /// resolve has built the whole object graph (Dip's `resolveDependencies`).
     /// Use it for property injection and circular references. For `.shared`
-    /// and `.weak` it runs when an instance is created, not on every resolve.
+    /// and `.weak` it runs when an instance is created, not on every resolve;
+    /// such an instance is published when its factory returns, so another
+    /// thread resolving it at that moment may see it before the callback ran.
     ///
     /// ```swift
     /// container.register(type: Server.self, in: .graph) { _ in ServerImp() as Server }
@@ -34,7 +36,8 @@ public struct Registration<T>: Sendable {
     ///
     /// The instance must be a `U`; if it is not, resolving `U` throws
     /// `ResolutionError.Reason.incompatibleAlias`. The alias goes away with
-    /// this registration when it is removed or replaced.
+    /// this registration when it is removed or replaced; called on a
+    /// registration that was already replaced or removed, it does nothing.
     ///
     /// ```swift
     /// container.register(type: Store.self) { _ in Store() }.implements(Reader.self)

@@ -44,16 +44,20 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// The requests from the top-level one down to the failing one,
     /// e.g. `["Screen", "ViewModel", "Service"]`.
     public let path: [String]
-    /// A few registrations that look like what was meant; never more than five.
+    /// A few registrations that look like what was meant, best first; never more than five.
     public let suggestions: [String]
+    /// How many more near matches there were than `suggestions` lists.
+    public let unlistedSuggestions: Int
 
-    init(reason: Reason, type: Any.Type, name: String?, argumentTypes: [Any.Type], path: [String], suggestions: [String] = []) {
+    init(reason: Reason, type: Any.Type, name: String?, argumentTypes: [Any.Type], path: [String],
+         suggestions: [String] = [], unlistedSuggestions: Int = 0) {
         self.reason = reason
         self.type = type
         self.name = name
         self.argumentTypes = argumentTypes.map { TypeName.of($0) }
         self.path = path
         self.suggestions = suggestions
+        self.unlistedSuggestions = unlistedSuggestions
     }
 
     /// The requested service as the description prints it, e.g. `Animal named "Cat"`.
@@ -83,6 +87,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             for suggestion in suggestions {
                 text += "\n    • " + suggestion
             }
+            if unlistedSuggestions > 0 {
+                text += "\n    … and \(unlistedSuggestions) more"
+            }
         }
         return text
     }
@@ -90,16 +97,23 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
 /// Human-readable names for diagnostics. Never used on a successful resolve.
 enum TypeName {
-    /// Longest name or error text quoted in a diagnostic, so that a 1 MiB
-    /// name cannot make a 1 MiB error message.
+    /// Longest name or error text quoted in a diagnostic, in Unicode scalars,
+    /// so that a 1 MiB name cannot make a 1 MiB error message. Counted in
+    /// scalars, not `Character`s: one grapheme cluster can be any length.
     static let limit = 80
 
     static func of(_ type: Any.Type) -> String {
-        _typeName(type, qualified: false)
+        bounded(_typeName(type, qualified: false))
     }
 
     static func bounded(_ text: String) -> String {
-        text.count <= limit ? text : String(text.prefix(limit)) + "… (\(text.utf8.count) bytes)"
+        let scalars = text.unicodeScalars
+        guard scalars.count > limit else {
+            return text
+        }
+        var prefix = String.UnicodeScalarView()
+        prefix.append(contentsOf: scalars.prefix(limit))
+        return String(prefix) + "… (\(text.utf8.count) bytes)"
     }
 
     static func request(_ type: String, name: String?, argumentTypes: [String]) -> String {

@@ -299,7 +299,7 @@ struct AliasTests {
 
     @Test("onResolved added after implements still runs, once per .new instance")
     func onResolvedAfterImplements() {
-        let seen = Mutex<[ObjectIdentifier]>([])
+        let seen = Locked<[ObjectIdentifier]>([])
         let c = Container()
         c.register(type: Store.self, in: .new) { _ in Store() }
             .implements(Reader.self)

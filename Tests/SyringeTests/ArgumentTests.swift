@@ -463,7 +463,7 @@ struct ArgumentTests {
 
     @Test("onResolved runs for every instance of an argument registration")
     func onResolvedWithArguments() throws {
-        let seen = Mutex<[Int]>([])
+        let seen = Locked<[Int]>([])
         let c = Container()
         c.register(type: Numbered.self) { (_: Resolver, n: Int) in Numbered(integer: n, manager: Manager()) }
             .onResolved { _, numbered in seen.withLock { $0.append(numbered.integer) } }

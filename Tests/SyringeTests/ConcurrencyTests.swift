@@ -39,7 +39,7 @@ struct ConcurrencyTests {
             usleep(2_000)  // keep the window wide open
             return Tracked(counter)
         }
-        let seen = Mutex<Set<ObjectIdentifier>>([])
+        let seen = Locked<Set<ObjectIdentifier>>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let instance = c.resolve(type: Tracked.self)
             seen.withLock { _ = $0.insert(ObjectIdentifier(instance)) }
@@ -124,7 +124,7 @@ struct ConcurrencyTests {
             _ = try r.resolve(type: A.self)
             return B()
         }
-        let outcomes = Mutex<[String]>([])
+        let outcomes = Locked<[String]>([])
         let threads = [A.self as Any.Type, B.self].map { wanted in
             Thread {
                 let result: String

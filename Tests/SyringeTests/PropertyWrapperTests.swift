@@ -209,7 +209,7 @@ struct PropertyWrapperTests {
         let counter = Counter()
         c.register(type: PWManager.self, in: .new) { _ in PWManager(counter: counter) }
         let owners = Container.$shared.withValue(c) { (0..<50).map { _ in PWLazyOwner() } }
-        let seen = Mutex<[Int: Set<ObjectIdentifier>]>([:])
+        let seen = Locked<[Int: Set<ObjectIdentifier>]>([:])
         DispatchQueue.concurrentPerform(iterations: 200) { index in
             let id = ObjectIdentifier(owners[index % owners.count].lazyManager)
             seen.withLock { _ = $0[index % owners.count, default: []].insert(id) }
@@ -342,7 +342,7 @@ struct PropertyWrapperTests {
 /// A start line for threads, and what they saw.
 private final class PWRace: Sendable {
     let ready = Atomic(0)
-    let seen = Mutex<[ObjectIdentifier]>([])
+    let seen = Locked<[ObjectIdentifier]>([])
 }
 
 private enum FileDescriptorLike {

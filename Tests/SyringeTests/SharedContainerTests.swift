@@ -29,7 +29,7 @@ fileprivate func defaultSharedContainer() async -> Container {
 }
 
 /// Every container a trait gave a test here, kept alive so identities stay unique.
-fileprivate let containersGivenToTests = Mutex<[Container]>([])
+fileprivate let containersGivenToTests = Locked<[Container]>([])
 
 /// Records the current `Container.shared`; false if another test already got it.
 fileprivate func recordFreshContainer() -> Bool {
