@@ -1,0 +1,98 @@
+// Syringe's allocation budget, checked by package-benchmark's malloc counters.
+//
+// Each benchmark runs 1 000 resolves per iteration (scalingFactor .kilo), so
+// mallocCountTotal is the number of mallocs per 1 000 resolves:
+//
+//   SharedResolve     .shared resolve of an existing instance      0  (nothing at all)
+//   NewResolve        .new resolve of a class behind a protocol    1 000  (the instance only)
+//   NamedNewResolve   .new resolve by name                         1 000  (the instance only)
+//   ArgumentResolve   .new resolve with one Int runtime argument   1 000  (the instance only)
+//   NewChain5         five-level .new chain A→B→C→D→E              5 000  (the five instances only)
+//
+// The expected counts are checked in under Benchmarks/Thresholds/ and enforced
+// by Benchmarks/check-allocations.sh: any extra allocation fails the check.
+import Benchmark
+import Syringe
+
+protocol Service: AnyObject {}
+final class ServiceImpl: Service {}
+final class NumberedService: Service {
+    let number: Int
+    init(number: Int) { self.number = number }
+}
+
+final class E {}
+final class D { let e: E; init(e: E) { self.e = e } }
+final class C { let d: D; init(d: D) { self.d = d } }
+final class B { let c: C; init(c: C) { self.c = c } }
+final class A { let b: B; init(b: B) { self.b = b } }
+
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.mallocCountTotal],
+        scalingFactor: .kilo,
+        maxDuration: .seconds(10),
+        maxIterations: 20
+    )
+
+    Benchmark("SharedResolve", configuration: configuration) { benchmark in
+        let container = Container()
+        container.register(type: Service.self, in: .shared) { _ in ServiceImpl() }
+        blackHole(container.resolve(type: Service.self))  // creates the instance and this thread's context
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(container.resolve(type: Service.self))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("NewResolve", configuration: configuration) { benchmark in
+        let container = Container()
+        container.register(type: Service.self, in: .new) { _ in ServiceImpl() }
+        blackHole(container.resolve(type: Service.self))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(container.resolve(type: Service.self))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("NamedNewResolve", configuration: configuration) { benchmark in
+        let container = Container()
+        for name in ["alpha", "beta", "gamma"] {
+            container.register(type: Service.self, name: name, in: .new) { _ in ServiceImpl() }
+        }
+        blackHole(container.resolve(type: Service.self, name: "beta"))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(container.resolve(type: Service.self, name: "beta"))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("ArgumentResolve", configuration: configuration) { benchmark in
+        let container = Container()
+        container.register(type: Service.self) { (_: Resolver, number: Int) in NumberedService(number: number) }
+        blackHole(container.resolve(type: Service.self, arguments: 0))
+        benchmark.startMeasurement()
+        for number in benchmark.scaledIterations {
+            blackHole(container.resolve(type: Service.self, arguments: number))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("NewChain5", configuration: configuration) { benchmark in
+        let container = Container()
+        container.register(type: E.self, in: .new) { _ in E() }
+        container.register(type: D.self, in: .new) { r in D(e: try r.resolve()) }
+        container.register(type: C.self, in: .new) { r in C(d: try r.resolve()) }
+        container.register(type: B.self, in: .new) { r in B(c: try r.resolve()) }
+        container.register(type: A.self, in: .new) { r in A(b: try r.resolve()) }
+        blackHole(container.resolve(type: A.self))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(container.resolve(type: A.self))
+        }
+        benchmark.stopMeasurement()
+    }
+}

@@ -1,0 +1,71 @@
+// swift-tools-version:6.1
+//
+// Syringe's benchmarks: a package of their own so that the library keeps zero
+// dependencies. Everything here calls Syringe through its public API, from
+// another module, as users do.
+//
+//   swift run -c release --package-path Benchmarks benchmarks     # the comparison table
+//   Benchmarks/check-allocations.sh                               # the allocation check (CI)
+import PackageDescription
+
+let package = Package(
+    name: "SyringeBenchmarks",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [
+        .package(name: "Syringe", path: ".."),
+        .package(url: "https://github.com/Swinject/Swinject.git", exact: "2.10.0"),
+        // "MallocInterposer" only: the default traits also enable "RuntimeInterposer",
+        // which on Linux + Swift 6.3 pulls in a package (swift-runtime-interposer)
+        // that this package does not need (it measures malloc counts only).
+        .package(
+            url: "https://github.com/ordo-one/benchmark.git",
+            exact: "1.38.1",
+            traits: ["MallocInterposer"]
+        ),
+    ],
+    targets: [
+        // An opaque sink (a C function the optimiser cannot see into).
+        .target(name: "CBenchSink"),
+        // The pure-Swift baseline: Syringe's design with a Swift Dictionary as the table.
+        .target(name: "SwiftTableContainer"),
+        // S7, R and M's 1 000 generated classes (generate-many-types.sh), in two
+        // halves that compile in parallel.
+        .target(
+            name: "ManyTypeSupport",
+            dependencies: [
+                "SwiftTableContainer",
+                .product(name: "Syringe", package: "Syringe"),
+                .product(name: "Swinject", package: "Swinject"),
+            ]
+        ),
+        .target(name: "ManyTypesA", dependencies: ["ManyTypeSupport"]),
+        .target(name: "ManyTypesB", dependencies: ["ManyTypeSupport"]),
+        // The comparison table. Deliberately not linked with package-benchmark:
+        // its malloc interposer would slow every allocation down.
+        .executableTarget(
+            name: "benchmarks",
+            dependencies: [
+                "CBenchSink",
+                "SwiftTableContainer",
+                "ManyTypeSupport",
+                "ManyTypesA",
+                "ManyTypesB",
+                .product(name: "Syringe", package: "Syringe"),
+                .product(name: "Swinject", package: "Swinject"),
+            ]
+        ),
+        // The allocation check, run by package-benchmark's plugin (see check-allocations.sh).
+        .executableTarget(
+            name: "Allocations",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Syringe", package: "Syringe"),
+            ],
+            path: "Benchmarks/Allocations",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,472 @@
+import ManyTypeSupport
+import ManyTypesA
+import ManyTypesB
+import Swinject
+import Syringe
+import SwiftTableContainer
+
+/// The 1 000 generated types of S7, R and M.
+let manyTypes = manyTypesA + manyTypesB
+
+// MARK: - The services
+
+protocol Service: AnyObject {}
+
+final class ServiceImpl: Service {
+    init() {}
+}
+
+final class NumberedService: Service {
+    let number: Int
+    init(number: Int) { self.number = number }
+}
+
+// S5's chain: A needs B needs C needs D needs E.
+final class E { init() {} }
+final class D { let e: E; init(e: E) { self.e = e } }
+final class C { let d: D; init(d: D) { self.d = d } }
+final class B { let c: C; init(c: C) { self.c = c } }
+final class A { let b: B; init(b: B) { self.b = b } }
+
+// MARK: - Contenders
+
+enum Contender: String, CaseIterable {
+    case syringe
+    case swiftLocked
+    case swiftFrozen
+    case swinject
+
+    var title: String {
+        switch self {
+        case .syringe: "Syringe"
+        case .swiftLocked: "Swift dict + lock"
+        case .swiftFrozen: "Swift dict, frozen"
+        case .swinject: "Swinject 2.10.0"
+        }
+    }
+}
+
+// MARK: - Scenarios
+
+enum Unit: String {
+    case nsPerOp = "ns/op"
+    case mopsPerSecond = "Mops/s"
+    case nsPerRegistration = "ns/registration"
+    case bytesPerRegistration = "bytes/registration"
+
+    /// Whether a smaller value is better.
+    var lowerIsBetter: Bool { self != .mopsPerSecond }
+}
+
+struct Scenario {
+    let id: String
+    let title: String
+    let unit: Unit
+    /// Syringe's goal, in `unit`; nil when there is none.
+    let target: Double?
+}
+
+let scenarios: [Scenario] = [
+    Scenario(id: "S1", title: ".new resolve, class behind a protocol", unit: .nsPerOp, target: 40),
+    Scenario(id: "S2", title: ".shared resolve (instance exists)", unit: .nsPerOp, target: 15),
+    Scenario(id: "S3", title: "named .new resolve among 3 names", unit: .nsPerOp, target: 45),
+    Scenario(id: "S4", title: "one Int runtime argument", unit: .nsPerOp, target: 50),
+    Scenario(id: "S5", title: "5-level .new chain A→B→C→D→E", unit: .nsPerOp, target: 220),
+    Scenario(id: "S6", title: ".shared resolve on 2 threads at once, per thread", unit: .nsPerOp, target: nil),
+    Scenario(id: "S6", title: ".shared resolve on 2 threads at once, total", unit: .mopsPerSecond, target: 30),
+    Scenario(id: "S7", title: "1 000 .shared types, pseudo-random order", unit: .nsPerOp, target: 40),
+    Scenario(id: "R", title: "register 10 000 services", unit: .nsPerRegistration, target: nil),
+    Scenario(id: "M", title: "heap bytes per registration", unit: .bytesPerRegistration, target: nil),
+]
+
+/// Runs every scenario whose id or title contains `filter` and returns the
+/// samples per scenario index and contender.
+struct Runner {
+    let method: Method
+    var progress: (String) -> Void
+
+    /// ops per repetition for a contender, given a loop that performs n ops.
+    func ops(_ contender: Contender, _ body: (Int) -> Void) -> Int {
+        contender == .swinject
+            ? calibratedOps(seconds: method.swinjectSecondsPerRep, cap: method.opsPerRep, body)
+            : method.opsPerRep
+    }
+
+    func time(_ contender: Contender, _ body: (Int) -> Void) -> Sample {
+        measure(ops: ops(contender, body), repetitions: method.repetitions, body)
+    }
+
+    // MARK: S1 — .new resolve of a class behind a protocol
+
+    func s1(_ contender: Contender) -> Sample? {
+        switch contender {
+        case .syringe:
+            let container = Syringe.Container()
+            container.register(type: Service.self, in: .new) { _ in ServiceImpl() }
+            return time(contender) { loopS1(container, $0) }
+        case .swiftLocked, .swiftFrozen:
+            let container = SwiftTableContainer()
+            container.register(type: Service.self, in: .new) { _ in ServiceImpl() }
+            if contender == .swiftFrozen { container.freeze() }
+            return time(contender) { loopS1(container, $0) }
+        case .swinject:
+            let container = Swinject.Container()
+            container.register(Service.self) { _ in ServiceImpl() }.inObjectScope(.transient)
+            return time(contender) { loopS1(container, $0) }
+        }
+    }
+
+    // MARK: S2 — .shared resolve, instance already created
+
+    func s2(_ contender: Contender) -> Sample? {
+        switch contender {
+        case .syringe:
+            let container = sharedSyringe()
+            return time(contender) { loopS2(container, $0) }
+        case .swiftLocked, .swiftFrozen:
+            let container = sharedSwiftTable(frozen: contender == .swiftFrozen)
+            return time(contender) { loopS2(container, $0) }
+        case .swinject:
+            let container = sharedSwinject()
+            return time(contender) { loopS2(container, $0) }
+        }
+    }
+
+    func sharedSyringe() -> Syringe.Container {
+        let container = Syringe.Container()
+        container.register(type: Service.self, in: .shared) { _ in ServiceImpl() }
+        _ = container.resolve(type: Service.self)
+        return container
+    }
+
+    func sharedSwiftTable(frozen: Bool) -> SwiftTableContainer {
+        let container = SwiftTableContainer()
+        container.register(type: Service.self, in: .shared) { _ in ServiceImpl() }
+        if frozen { container.freeze() }
+        _ = container.resolve(type: Service.self)
+        return container
+    }
+
+    func sharedSwinject() -> Swinject.Container {
+        let container = Swinject.Container()
+        container.register(Service.self) { _ in ServiceImpl() }.inObjectScope(.container)
+        _ = container.resolve(Service.self)
+        return container
+    }
+
+    // MARK: S3 — named .new resolve among 3 names
+
+    func s3(_ contender: Contender) -> Sample? {
+        let names = ["alpha", "beta", "gamma"]
+        switch contender {
+        case .syringe:
+            let container = Syringe.Container()
+            for name in names {
+                container.register(type: Service.self, name: name, in: .new) { _ in ServiceImpl() }
+            }
+            return time(contender) { loopS3(container, $0) }
+        case .swiftLocked, .swiftFrozen:
+            let container = SwiftTableContainer()
+            for name in names {
+                container.register(type: Service.self, name: name, in: .new) { _ in ServiceImpl() }
+            }
+            if contender == .swiftFrozen { container.freeze() }
+            return time(contender) { loopS3(container, $0) }
+        case .swinject:
+            let container = Swinject.Container()
+            for name in names {
+                container.register(Service.self, name: name) { _ in ServiceImpl() }.inObjectScope(.transient)
+            }
+            return time(contender) { loopS3(container, $0) }
+        }
+    }
+
+    // MARK: S4 — one Int runtime argument
+
+    func s4(_ contender: Contender) -> Sample? {
+        switch contender {
+        case .syringe:
+            let container = Syringe.Container()
+            container.register(type: Service.self) { (_: Syringe.Resolver, number: Int) in NumberedService(number: number) }
+            return time(contender) { loopS4(container, $0) }
+        case .swiftLocked, .swiftFrozen:
+            let container = SwiftTableContainer()
+            container.register(type: Service.self) { (_: SwiftTableResolver, number: Int) in NumberedService(number: number) }
+            if contender == .swiftFrozen { container.freeze() }
+            return time(contender) { loopS4(container, $0) }
+        case .swinject:
+            let container = Swinject.Container()
+            container.register(Service.self) { (_: Swinject.Resolver, number: Int) in NumberedService(number: number) }
+                .inObjectScope(.transient)
+            return time(contender) { loopS4(container, $0) }
+        }
+    }
+
+    // MARK: S5 — five-level .new chain
+
+    func s5(_ contender: Contender) -> Sample? {
+        switch contender {
+        case .syringe:
+            let container = Syringe.Container()
+            container.register(type: E.self, in: .new) { _ in E() }
+            container.register(type: D.self, in: .new) { r in D(e: try r.resolve()) }
+            container.register(type: C.self, in: .new) { r in C(d: try r.resolve()) }
+            container.register(type: B.self, in: .new) { r in B(c: try r.resolve()) }
+            container.register(type: A.self, in: .new) { r in A(b: try r.resolve()) }
+            return time(contender) { loopS5(container, $0) }
+        case .swiftLocked, .swiftFrozen:
+            let container = SwiftTableContainer()
+            container.register(type: E.self, in: .new) { _ in E() }
+            container.register(type: D.self, in: .new) { r in D(e: r.resolve()) }
+            container.register(type: C.self, in: .new) { r in C(d: r.resolve()) }
+            container.register(type: B.self, in: .new) { r in B(c: r.resolve()) }
+            container.register(type: A.self, in: .new) { r in A(b: r.resolve()) }
+            if contender == .swiftFrozen { container.freeze() }
+            return time(contender) { loopS5(container, $0) }
+        case .swinject:
+            let container = Swinject.Container()
+            container.register(E.self) { _ in E() }.inObjectScope(.transient)
+            container.register(D.self) { r in D(e: r.resolve(E.self)!) }.inObjectScope(.transient)
+            container.register(C.self) { r in C(d: r.resolve(D.self)!) }.inObjectScope(.transient)
+            container.register(B.self) { r in B(c: r.resolve(C.self)!) }.inObjectScope(.transient)
+            container.register(A.self) { r in A(b: r.resolve(B.self)!) }.inObjectScope(.transient)
+            return time(contender) { loopS5(container, $0) }
+        }
+    }
+
+    // MARK: S6 — S2 from two threads at once
+
+    func s6(_ contender: Contender) -> (perOp: Sample, throughput: Sample) {
+        switch contender {
+        case .syringe:
+            let container = sharedSyringe()
+            let ops = method.opsPerRep
+            return measureTwoThreads(ops: ops, repetitions: method.repetitions) { loopS2(container, $0) }
+        case .swiftLocked, .swiftFrozen:
+            let container = sharedSwiftTable(frozen: contender == .swiftFrozen)
+            let ops = method.opsPerRep
+            return measureTwoThreads(ops: ops, repetitions: method.repetitions) { loopS2(container, $0) }
+        case .swinject:
+            // Swinject's documented way to resolve from several threads.
+            let resolver = UncheckedSendable(sharedSwinject().synchronize())
+            let ops = calibratedOps(seconds: method.swinjectSecondsPerRep, cap: method.opsPerRep) { loopS2(resolver.value, $0) }
+            return measureTwoThreads(ops: ops, repetitions: method.repetitions) { loopS2(resolver.value, $0) }
+        }
+    }
+
+    // MARK: S7 — 1 000 distinct .shared types in a fixed pseudo-random order
+
+    func s7(_ contender: Contender) -> Sample? {
+        let order = fixedPermutation(of: manyTypes.count)
+        switch contender {
+        case .syringe:
+            let container = Syringe.Container()
+            for type in manyTypes { type.registerSyringe(container, nil) }
+            let calls = order.map { manyTypes[$0].resolveSyringe }
+            return time(contender) { loopS7(container, calls, $0) }
+        case .swiftLocked, .swiftFrozen:
+            let container = SwiftTableContainer()
+            for type in manyTypes { type.registerSwiftTable(container, nil) }
+            if contender == .swiftFrozen { container.freeze() }
+            let calls = order.map { manyTypes[$0].resolveSwiftTable }
+            return time(contender) { loopS7(container, calls, $0) }
+        case .swinject:
+            let container = Swinject.Container()
+            for type in manyTypes { type.registerSwinject(container, nil) }
+            let calls = order.map { manyTypes[$0].resolveSwinject }
+            return time(contender) { loopS7(container, calls, $0) }
+        }
+    }
+
+    // MARK: R — registering 10 000 services; M — heap bytes per registration
+
+    /// 10 000 distinct keys: each of the 1 000 generated types unnamed and
+    /// under 9 short names.
+    static let registrationNames: [String?] = [nil] + (1...9).map { "n\($0)" }
+    static var registrationCount: Int { manyTypes.count * registrationNames.count }
+
+    func fill(_ contender: Contender) -> AnyObject? {
+        switch contender {
+        case .syringe:
+            let container = Syringe.Container()
+            for name in Self.registrationNames {
+                for type in manyTypes { type.registerSyringe(container, name) }
+            }
+            return container
+        case .swiftLocked:
+            let container = SwiftTableContainer()
+            for name in Self.registrationNames {
+                for type in manyTypes { type.registerSwiftTable(container, name) }
+            }
+            return container
+        case .swiftFrozen:
+            return nil  // registration is the same as .swiftLocked: freezing comes after it
+        case .swinject:
+            let container = Swinject.Container()
+            for name in Self.registrationNames {
+                for type in manyTypes { type.registerSwinject(container, name) }
+            }
+            return container
+        }
+    }
+
+    func r(_ contender: Contender) -> Sample? {
+        guard fill(contender) != nil else { return nil }  // also the warm-up
+        let count = Self.registrationCount
+        var values: [Double] = []
+        for _ in 0..<method.repetitions {
+            let start = now()
+            let container = fill(contender)
+            let end = now()
+            withExtendedLifetime(container) {}  // destroyed outside the timed region
+            values.append(Double(end - start) / Double(count))
+        }
+        return Sample(values: values, opsPerRep: count)
+    }
+
+    func m(_ contender: Contender) -> Sample? {
+        guard contender != .swiftFrozen else { return nil }
+        return bytesPerRegistration(count: Self.registrationCount, repetitions: 5) { fill(contender)! }
+    }
+}
+
+// MARK: - Floors: what the machine needs without any container
+
+/// A stored reference, returned +1 by an opaque function as a container returns its instance.
+final class Holder {
+    let value: AnyObject
+    init(_ value: AnyObject) { self.value = value }
+}
+
+@inline(never)
+func fetch(_ holder: Holder) -> AnyObject { holder.value }
+
+/// Allocating, sinking and freeing one instance: the least a `.new` resolve costs (S1).
+@inline(never)
+func loopFloorNew(_ n: Int) {
+    for _ in 0..<n { blackHole(ServiceImpl()) }
+}
+
+/// Returning a stored reference from a call (one retain, one release): the least a `.shared` resolve costs (S2).
+@inline(never)
+func loopFloorShared(_ holder: Holder, _ n: Int) {
+    for _ in 0..<n { blackHole(fetch(holder)) }
+}
+
+struct Floors {
+    var new: Sample
+    var shared: Sample
+    /// `shared` on two threads at once: total Mops/s.
+    var sharedTwoThreads: Sample
+}
+
+extension Runner {
+    func floors() -> Floors {
+        let holder = UncheckedSendable(Holder(ServiceImpl()))
+        return Floors(
+            new: measure(ops: method.opsPerRep, repetitions: method.repetitions) { loopFloorNew($0) },
+            shared: measure(ops: method.opsPerRep, repetitions: method.repetitions) { loopFloorShared(holder.value, $0) },
+            sharedTwoThreads: measureTwoThreads(ops: method.opsPerRep, repetitions: method.repetitions) {
+                loopFloorShared(holder.value, $0)
+            }.throughput
+        )
+    }
+}
+
+/// Hands a non-Sendable value to the S6 threads (Swinject's synchronized
+/// resolver is thread-safe by contract, but not marked Sendable).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+// MARK: - The timed loops
+//
+// One function per scenario and container, never inlined, so each loop is
+// compiled on its own, exactly as a call site in an app would be. Every result
+// goes through `blackHole`.
+
+@inline(never)
+func loopS1(_ container: Syringe.Container, _ n: Int) {
+    for _ in 0..<n { blackHole(container.resolve(type: Service.self)) }
+}
+
+@inline(never)
+func loopS1(_ container: SwiftTableContainer, _ n: Int) {
+    for _ in 0..<n { blackHole(container.resolve(type: Service.self)) }
+}
+
+@inline(never)
+func loopS1(_ container: Swinject.Container, _ n: Int) {
+    for _ in 0..<n { blackHole(container.resolve(Service.self)!) }
+}
+
+@inline(never)
+func loopS2(_ container: Syringe.Container, _ n: Int) {
+    for _ in 0..<n { blackHole(container.resolve(type: Service.self)) }
+}
+
+@inline(never)
+func loopS2(_ container: SwiftTableContainer, _ n: Int) {
+    for _ in 0..<n { blackHole(container.resolve(type: Service.self)) }
+}
+
+@inline(never)
+func loopS2(_ resolver: Swinject.Resolver, _ n: Int) {
+    for _ in 0..<n { blackHole(resolver.resolve(Service.self)!) }
+}
+
+@inline(never)
+func loopS3(_ container: Syringe.Container, _ n: Int) {
+    for _ in 0..<n { blackHole(container.resolve(type: Service.self, name: "beta")) }
+}
+
+@inline(never)
+func loopS3(_ container: SwiftTableContainer, _ n: Int) {
+    for _ in 0..<n { blackHole(container.resolve(type: Service.self, name: "beta")) }
+}
+
+@inline(never)
+func loopS3(_ container: Swinject.Container, _ n: Int) {
+    for _ in 0..<n { blackHole(container.resolve(Service.self, name: "beta")!) }
+}
+
+@inline(never)
+func loopS4(_ container: Syringe.Container, _ n: Int) {
+    for i in 0..<n { blackHole(container.resolve(type: Service.self, arguments: i)) }
+}
+
+@inline(never)
+func loopS4(_ container: SwiftTableContainer, _ n: Int) {
+    for i in 0..<n { blackHole(container.resolve(type: Service.self, argument: i)) }
+}
+
+@inline(never)
+func loopS4(_ container: Swinject.Container, _ n: Int) {
+    for i in 0..<n { blackHole(container.resolve(Service.self, argument: i)!) }
+}
+
+@inline(never)
+func loopS5(_ container: Syringe.Container, _ n: Int) {
+    for _ in 0..<n { blackHole(container.resolve(type: A.self)) }
+}
+
+@inline(never)
+func loopS5(_ container: SwiftTableContainer, _ n: Int) {
+    for _ in 0..<n { blackHole(container.resolve(type: A.self)) }
+}
+
+@inline(never)
+func loopS5(_ container: Swinject.Container, _ n: Int) {
+    for _ in 0..<n { blackHole(container.resolve(A.self)!) }
+}
+
+@inline(never)
+func loopS7<Box>(_ container: Box, _ calls: [@Sendable (Box) -> AnyObject], _ n: Int) {
+    var index = 0
+    for _ in 0..<n {
+        blackHole(calls[index](container))
+        index += 1
+        if index == calls.count { index = 0 }
+    }
+}

@@ -1,0 +1,306 @@
+// The Syringe comparison table.
+//
+//   swift run -c release --package-path Benchmarks benchmarks [--filter <substring>] [--json]
+//
+// See Benchmarks/README.md for what each scenario measures.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes to standard error (progress and usage), unbuffered.
+func printError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+// MARK: - Arguments
+
+let usage = """
+    USAGE: benchmarks [--filter <substring>] [--json] [--contender <name>]... [--reps <n>] [--ops <n>]
+
+      --filter <substring>  only the scenario with that id (S1…S7, R, M), or else those whose id or title
+                            contains it (case-insensitive), e.g. --filter S2, --filter shared
+      --json                machine-readable output on stdout (progress still goes to stderr)
+      --contender <name>    only these columns: syringe, swift-locked, swift-frozen, swinject (repeatable)
+      --reps <n>            repetitions per measurement (default 11; at least 7 for reportable numbers)
+      --ops <n>             operations per repetition (default 1000000)
+    """
+
+struct Options {
+    var filter: String?
+    var json = false
+    var method = Method()
+    var chosen: [Contender] = []
+}
+
+func parseArguments() -> Options {
+    var options = Options()
+    var arguments = CommandLine.arguments.dropFirst()
+    func value(after flag: String) -> String {
+        guard let next = arguments.popFirst() else {
+            printError("\(flag) needs a value\n\(usage)\n")
+            exit(64)
+        }
+        return next
+    }
+    while let argument = arguments.popFirst() {
+        switch argument {
+        case "--filter": options.filter = value(after: argument).lowercased()
+        case "--json": options.json = true
+        case "--reps": options.method.repetitions = max(1, Int(value(after: argument)) ?? options.method.repetitions)
+        case "--ops": options.method.opsPerRep = max(1_000, Int(value(after: argument)) ?? options.method.opsPerRep)
+        case "--contender":
+            let name = value(after: argument)
+            guard let contender = Contender.allCases.first(where: { $0.argument == name }) else {
+                printError("unknown contender \(name)\n\(usage)\n")
+                exit(64)
+            }
+            options.chosen.append(contender)
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        default:
+            printError("unknown argument \(argument)\n\(usage)\n")
+            exit(64)
+        }
+    }
+    return options
+}
+
+let options = parseArguments()
+let filter = options.filter
+let json = options.json
+let method = options.method
+let chosen = options.chosen
+let contenders = chosen.isEmpty ? Contender.allCases : Contender.allCases.filter(chosen.contains)
+
+extension Contender {
+    var argument: String {
+        switch self {
+        case .syringe: "syringe"
+        case .swiftLocked: "swift-locked"
+        case .swiftFrozen: "swift-frozen"
+        case .swinject: "swinject"
+        }
+    }
+}
+
+// MARK: - Running
+
+/// A filter equal to a scenario id (S1…S7, R, M) selects that scenario; any
+/// other filter selects the scenarios whose id or title contains it.
+let selected = scenarios.indices.filter { index in
+    guard let filter else { return true }
+    if scenarios.contains(where: { $0.id.lowercased() == filter }) {
+        return scenarios[index].id.lowercased() == filter
+    }
+    return scenarios[index].id.lowercased().contains(filter) || scenarios[index].title.lowercased().contains(filter)
+}
+if selected.isEmpty {
+    printError("no scenario matches --filter \(filter ?? "")\n")
+    exit(1)
+}
+
+let machine = Machine.current()
+let runner = Runner(method: method) { printError($0) }
+var results: [Int: [Contender: Sample]] = [:]
+let started = now()
+
+for index in selected {
+    let scenario = scenarios[index]
+    if scenario.id == "S6", results[index] != nil { continue }
+    for contender in contenders {
+        runner.progress("\(scenario.id) \(contender.title)…\n")
+        switch scenario.id {
+        case "S1": results[index, default: [:]][contender] = runner.s1(contender)
+        case "S2": results[index, default: [:]][contender] = runner.s2(contender)
+        case "S3": results[index, default: [:]][contender] = runner.s3(contender)
+        case "S4": results[index, default: [:]][contender] = runner.s4(contender)
+        case "S5": results[index, default: [:]][contender] = runner.s5(contender)
+        case "S6":
+            // Both S6 rows come from one run.
+            let (perOp, throughput) = runner.s6(contender)
+            for other in scenarios.indices where scenarios[other].id == "S6" {
+                results[other, default: [:]][contender] = scenarios[other].unit == .mopsPerSecond ? throughput : perOp
+            }
+        case "S7": results[index, default: [:]][contender] = runner.s7(contender)
+        case "R": results[index, default: [:]][contender] = runner.r(contender)
+        case "M": results[index, default: [:]][contender] = runner.m(contender)
+        default: fatalError("unknown scenario \(scenario.id)")
+        }
+    }
+}
+// The floors are measured on full runs only (not with --filter).
+let floors: Floors? = filter == nil ? { runner.progress("floors…\n"); return runner.floors() }() : nil
+let elapsed = Double(now() - started) / 1e9
+let shown = scenarios.indices.filter { results[$0] != nil }
+
+// MARK: - Formatting
+
+func format(_ value: Double) -> String {
+    guard value.isFinite else { return "n/a" }
+    if value >= 100 { return String(Int(value.rounded())) }
+    let decimals = value >= 10 ? 1 : 2
+    let scale = decimals == 1 ? 10.0 : 100.0
+    let scaled = Int((value * scale).rounded())
+    let whole = scaled / Int(scale)
+    let fraction = String(scaled % Int(scale))
+    return "\(whole).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
+}
+
+/// How many times more time (or bytes) the contender needs than Syringe.
+func ratio(_ sample: Sample, to syringe: Sample?, unit: Unit) -> Double? {
+    guard let syringe, syringe.median > 0, sample.median > 0 else { return nil }
+    return unit.lowerIsBetter ? sample.median / syringe.median : syringe.median / sample.median
+}
+
+func targetText(_ scenario: Scenario) -> String {
+    guard let target = scenario.target else { return "" }
+    return (scenario.unit.lowerIsBetter ? "≤ " : "≥ ") + format(target)
+}
+
+func targetMet(_ scenario: Scenario, _ syringe: Sample?) -> Bool? {
+    guard let target = scenario.target, let syringe else { return nil }
+    return scenario.unit.lowerIsBetter ? syringe.median <= target : syringe.median >= target
+}
+
+func cell(_ sample: Sample?, syringe: Sample?, unit: Unit, isSyringe: Bool) -> String {
+    guard let sample else { return "—" }
+    var text = "\(format(sample.median)) [\(format(sample.min))–\(format(sample.max))]"
+    if !isSyringe, let ratio = ratio(sample, to: syringe, unit: unit) {
+        text += " ×" + format(ratio)
+    }
+    return text
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
+}
+
+// MARK: - Output
+
+if json {
+    func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+    func number(_ value: Double) -> String { value.isFinite ? "\(value)" : "null" }
+    var rows: [String] = []
+    for index in shown {
+        let scenario = scenarios[index]
+        let syringe = results[index]?[.syringe]
+        var entries: [String] = []
+        for contender in contenders {
+            guard let sample = results[index]?[contender] else { continue }
+            let values = sample.values.map(number).joined(separator: ", ")
+            var entry = "        \(quoted(contender.argument)): {\"name\": \(quoted(contender.title)), \"median\": \(number(sample.median)), "
+            entry += "\"min\": \(number(sample.min)), \"max\": \(number(sample.max)), \"repetitions\": \(sample.values.count), "
+            entry += "\"opsPerRepetition\": \(sample.opsPerRep), "
+            entry += "\"ratioToSyringe\": \(ratio(sample, to: syringe, unit: scenario.unit).map(number) ?? "null"), \"values\": [\(values)]}"
+            entries.append(entry)
+        }
+        var row = "    {\"id\": \(quoted(scenario.id)), \"title\": \(quoted(scenario.title)), \"unit\": \(quoted(scenario.unit.rawValue)), "
+        row += "\"target\": \(scenario.target.map(number) ?? "null"), "
+        row += "\"targetMet\": \(targetMet(scenario, syringe).map { $0 ? "true" : "false" } ?? "null"), "
+        row += "\"results\": {\n\(entries.joined(separator: ",\n"))\n    }}"
+        rows.append(row)
+    }
+    print("""
+        {
+          "date": \(quoted(machine.date)),
+          "machine": {"cpu": \(quoted(machine.cpu)), "logicalCPUs": \(machine.logicalCPUs), "architecture": \(quoted(machine.architecture)), "system": \(quoted(machine.system))},
+          "loadAverage1min": \(quoted(machine.load)),
+          "swift": \(quoted(machine.compiler)),
+          "build": "release",
+          "method": {"repetitions": \(method.repetitions), "opsPerRepetition": \(method.opsPerRep), "swinjectSecondsPerRepetition": \(method.swinjectSecondsPerRep), "statistic": "median"},
+          "seconds": \(number(elapsed)),
+          "floors": \(floors.map { "{\"newInstanceNsPerOp\": \(number($0.new.median)), \"sharedReferenceNsPerOp\": \(number($0.shared.median)), \"sharedReferenceTwoThreadsMops\": \(number($0.sharedTwoThreads.median))}" } ?? "null"),
+          "scenarios": [
+        \(rows.joined(separator: ",\n"))
+          ]
+        }
+        """)
+    exit(0)
+}
+
+print("Syringe benchmarks · \(machine.date)")
+print("CPU: \(machine.cpu) · \(machine.logicalCPUs) logical CPUs · \(machine.architecture) · \(machine.system) · load average \(machine.load) at start")
+print("Swift \(machine.compiler) (the compiler that built this binary) · release build · Syringe called from another module")
+print("Each cell: median [min–max] of \(method.repetitions) repetitions; ×r = Syringe's time (or bytes) × r, so r > 1 means slower than Syringe.")
+print("")
+
+var header = ["ID", "Scenario", "Unit"] + contenders.map(\.title) + ["Syringe goal"]
+var table: [[String]] = []
+for index in shown {
+    let scenario = scenarios[index]
+    let syringe = results[index]?[.syringe]
+    var row = [scenario.id, scenario.title, scenario.unit.rawValue]
+    for contender in contenders {
+        row.append(cell(results[index]?[contender], syringe: syringe, unit: scenario.unit, isSyringe: contender == .syringe))
+    }
+    var goal = targetText(scenario)
+    if let met = targetMet(scenario, syringe) {
+        goal += met ? " met" : " MISSED"
+    }
+    row.append(goal)
+    table.append(row)
+}
+let widths = header.indices.map { column in ([header] + table).map { $0[column].count }.max() ?? 0 }
+func line(_ row: [String]) -> String {
+    row.indices.map { pad(row[$0], widths[$0]) }.joined(separator: "  ").trimmingSpaces()
+}
+print(line(header))
+print(widths.map { String(repeating: "─", count: $0) }.joined(separator: "  "))
+for row in table {
+    print(line(row))
+}
+
+print("")
+print("Method:")
+print("  • Release build, warm-up run before timing, CLOCK_MONOTONIC around each repetition, every result sunk through")
+print("    an @inline(never) blackHole that calls an opaque C function.")
+print("  • Syringe and the Swift-table columns: \(method.opsPerRep) ops per repetition.")
+if contenders.contains(.swinject) {
+    var swinjectOps: [String] = []
+    for index in shown {
+        if let sample = results[index]?[.swinject], scenarios[index].unit == .nsPerOp {
+            swinjectOps.append("\(scenarios[index].id) \(sample.opsPerRep)")
+        }
+    }
+    print("  • Swinject is far slower: its repetitions are sized to take ~\(Int(method.swinjectSecondsPerRep * 1000)) ms each,")
+    print("    i.e. fewer ops per repetition (\(swinjectOps.joined(separator: ", "))); same number of repetitions.")
+    print("    Swinject scopes: .transient for .new, .container for .shared; S6 uses its synchronize() resolver.")
+}
+print("  • Swift dict + lock: Syringe's design with a Swift Dictionary (key: ObjectIdentifier of the type and of the")
+print("    argument signature, name) instead of the C table, every lookup under a Mutex, as registrations may run")
+print("    concurrently (Syringe's C table reads take no lock). Swift dict, frozen: the same after freeze() —")
+print("    read-only, no lock — i.e. the cost of the dictionary alone.")
+print("  • S6: two threads resolve at once; ns/op as each thread sees it (mean of both); total = 2 × ops / wall time.")
+print("  • S7: each op also makes one indirect closure call (the same in every column) to reach the type's call site;")
+print("    each type's resolve is its own specialisation, so the code's size (instruction cache) counts too.")
+print("  • R: \(Runner.registrationCount) registrations (1 000 types × unnamed + 9 names) into a fresh container per repetition,")
+print("    \(method.repetitions) repetitions (fewer ops than 10^6). M: growth of glibc mallinfo2 in-use bytes (incl. mmapped) over")
+print("    the same \(Runner.registrationCount) registrations, divided by \(Runner.registrationCount), 5 repetitions.")
+if let floors {
+    print("Floors on this machine, no container: allocate + sink + free one instance \(format(floors.new.median)) ns (least for S1);")
+    print("  return a stored reference from a call, sink it (1 retain + 1 release) \(format(floors.shared.median)) ns (least for S2);")
+    print("  the same on 2 threads at once, same object \(format(floors.sharedTwoThreads.median)) Mops/s total")
+    print("  [\(format(floors.sharedTwoThreads.min))–\(format(floors.sharedTwoThreads.max))] (most for S6: both threads write its reference count).")
+}
+print("Total time: \(format(elapsed)) s")
