@@ -16,6 +16,7 @@ extension Container {
     ///   - scope: How instances are shared; `.shared` by default.
     ///   - factory: Builds an instance; resolve its dependencies from the
     ///     `Resolver` it receives.
+    @inlinable
     @discardableResult
     public func register<T>(
         type: T.Type = T.self,
@@ -40,6 +41,7 @@ extension Container {
     /// container.register(type: Dog.self, dependency: Dog())
     /// container.register(type: Animal.self, name: "Cat", dependency: Cat())
     /// ```
+    @inlinable
     @discardableResult
     public func register<T>(
         type: T.Type = T.self,
@@ -64,6 +66,7 @@ extension Container {
     // Disfavoured: with an empty pack this overload also matches `{ r in … }`,
     // which must keep meaning the scoped, argument-free registration above.
     @_disfavoredOverload
+    @inlinable
     @discardableResult
     public func register<T, each Argument>(
         type: T.Type = T.self,
@@ -85,6 +88,7 @@ extension Container {
 }
 
 extension AnyDefinition.Kind {
+    @inlinable
     init(_ scope: Scope) {
         switch scope {
         case .new: self = .new

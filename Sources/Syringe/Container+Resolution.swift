@@ -8,10 +8,10 @@ extension Container {
     /// ```
     @inlinable
     public func tryResolve<T>(type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
-        guard let (definition, holder) = definition(of: T.self, signature: NoArguments.identity, name: name) else {
+        guard let located = locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
             throw notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [])
         }
-        return try resolve(definition, holder: holder, arguments: Container.noArguments)
+        return try resolve(located, as: T.self, arguments: Container.noArguments)
     }
 
     /// Resolves an instance registered with runtime arguments of these types,
@@ -27,11 +27,11 @@ extension Container {
         arguments: repeat each Argument
     ) throws(ResolutionError) -> T {
         let signature = ArgumentSignature<repeat each Argument>.identity
-        guard let (definition, holder) = definition(of: T.self, signature: signature, name: name) else {
+        guard let located = locate(type: typeIdentity(T.self), signature: signature, name: name) else {
             throw notRegistered(T.self, name: name, signature: signature, argumentTypes: ArgumentSignature<repeat each Argument>.types)
         }
         return try withUnsafePointer(to: (repeat each arguments)) { (tuple) throws(ResolutionError) -> T in
-            try resolve(definition, holder: holder, arguments: UnsafeRawPointer(tuple))
+            try resolve(located, as: T.self, arguments: UnsafeRawPointer(tuple))
         }
     }
 
@@ -77,11 +77,11 @@ extension Container {
     /// ```
     @inlinable
     public func resolveIfRegistered<T>(type: T.Type = T.self, name: String? = nil) -> T? {
-        guard let (definition, holder) = definition(of: T.self, signature: NoArguments.identity, name: name) else {
+        guard let located = locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
             return nil
         }
         do {
-            return try resolve(definition, holder: holder, arguments: Container.noArguments)
+            return try resolve(located, as: T.self, arguments: Container.noArguments)
         } catch {
             Container.fail(error)
         }
@@ -95,7 +95,7 @@ extension Container {
     /// ```
     @inlinable
     public func isRegistered<T>(type: T.Type = T.self, name: String? = nil) -> Bool {
-        definition(of: T.self, signature: NoArguments.identity, name: name) != nil
+        locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) != nil
     }
 
     /// Whether a registration taking runtime arguments of these types, in this
@@ -110,7 +110,7 @@ extension Container {
         name: String? = nil,
         argumentTypes: repeat (each Argument).Type
     ) -> Bool {
-        definition(of: T.self, signature: ArgumentSignature<repeat each Argument>.identity, name: name) != nil
+        locate(type: typeIdentity(T.self), signature: ArgumentSignature<repeat each Argument>.identity, name: name) != nil
     }
 
     @usableFromInline

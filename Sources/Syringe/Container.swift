@@ -99,6 +99,7 @@ private struct Registry {
 
 extension Container {
     /// Publishes `definition`, replacing any registration of the same key.
+    @usableFromInline
     func install(_ definition: AnyDefinition) {
         writerLock.withLock {
             insert(definition)

@@ -90,6 +90,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     @usableFromInline
     let weakBox: WeakInstanceBox<T>?
 
+    @usableFromInline
     init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], target: AnyDefinition? = nil, factory: @escaping Factory) {
         self.factory = factory
         self.weakBox = kind == .weak ? WeakInstanceBox<T>() : nil

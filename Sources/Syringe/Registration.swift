@@ -8,8 +8,16 @@
 ///     .implements(Writer.self)
 /// ```
 public struct Registration<T>: Sendable {
+    @usableFromInline
     let container: Container
+    @usableFromInline
     let definition: Definition<T>
+
+    @usableFromInline
+    init(container: Container, definition: Definition<T>) {
+        self.container = container
+        self.definition = definition
+    }
 
     /// Adds a callback that runs on every new instance once the outermost
     /// resolve has built the whole object graph (Dip's `resolveDependencies`).

@@ -1,43 +1,43 @@
-/// The resolution engine. Everything here is `@inlinable` so that the
-/// caller's module specialises it for the concrete `T`: no metadata lookups,
-/// no dynamic casts, no existential boxes on the path that finds an instance.
+/// The resolution engine.
+///
+/// Split for speed and code size. Per requested type `T`, only a thin
+/// `@inlinable` path is specialised into the caller: it calls the shared,
+/// non-generic `locate` (hash, probe, parent chain) and returns an existing
+/// `.shared` instance with one acquire load and no retain but the instance's.
+/// Everything else (scopes, the per-thread context, factories) is in
+/// `resolveSlowly`, specialised for `T` but kept out of line, so that a
+/// program resolving a thousand types does not carry a thousand copies of it
+/// on its hot path.
+
+/// Where a key was found: the definition and the container that holds it.
+/// Unretained: the holder is `self` or one of its ancestors (kept alive by
+/// `self`), and the holder's registry keeps the definition alive.
+@usableFromInline
+struct Located {
+    @usableFromInline
+    let definition: UnsafeMutableRawPointer
+    @usableFromInline
+    let holder: Unmanaged<Container>
+
+    @usableFromInline
+    init(definition: UnsafeMutableRawPointer, holder: Unmanaged<Container>) {
+        self.definition = definition
+        self.holder = holder
+    }
+}
 
 extension Container {
-    /// Finds the definition of a key here or in an ancestor. Lock-free.
-    @inlinable
-    @inline(__always)
-    func definition<T>(of type: T.Type, signature: UnsafeRawPointer, name: String?) -> (definition: Definition<T>, holder: Container)? {
-        let typeID = typeIdentity(type)
-        let found = KeyName.withBytes(name) { bytes, length in
-            find(type: typeID, signature: signature, name: bytes, length: length)
-        }
-        guard let (raw, holder) = found ?? findCanonical(type: typeID, signature: signature, name: name) else {
-            return nil
-        }
-        // The key's type identity is `T`'s, so the definition is a `Definition<T>`.
-        let definition = unsafeDowncast(Unmanaged<AnyDefinition>.fromOpaque(raw).takeUnretainedValue(), to: Definition<T>.self)
-        return (definition, holder)
-    }
-
-    @inlinable
-    @inline(__always)
-    func find(type: UnsafeRawPointer, signature: UnsafeRawPointer, name: UnsafeRawPointer?, length: Int) -> (UnsafeMutableRawPointer, Container)? {
-        var container = self
-        while true {
-            if let raw = container.table.lookup(type: type, signature: signature, name: name, length: length) {
-                return (raw, container)
-            }
-            guard let parent = container.parent else {
-                return nil
-            }
-            container = parent
-        }
-    }
-
-    /// The miss path of a non-ASCII name: retry with its NFC form, which is
-    /// what registrations store (see `KeyName`).
+    /// Finds a key here or in an ancestor. Lock-free. One copy for all types.
     @usableFromInline
-    func findCanonical(type: UnsafeRawPointer, signature: UnsafeRawPointer, name: String?) -> (UnsafeMutableRawPointer, Container)? {
+    func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer, name: String?) -> Located? {
+        let found = KeyName.withBytes(name) { bytes, length in
+            find(type: type, signature: signature, name: bytes, length: length)
+        }
+        if let found {
+            return found
+        }
+        // The miss path of a non-ASCII name: retry with its NFC form, which is
+        // what registrations store (see `KeyName`).
         guard let canonical = KeyName.canonicalIfDifferent(name) else {
             return nil
         }
@@ -46,14 +46,71 @@ extension Container {
         }
     }
 
-    /// Produces an instance from a definition found through this container.
+    private func find(type: UnsafeRawPointer, signature: UnsafeRawPointer, name: UnsafeRawPointer?, length: Int) -> Located? {
+        var container = Unmanaged.passUnretained(self)
+        while true {
+            let next: Unmanaged<Container>? = container._withUnsafeGuaranteedRef { current in
+                current.parent.map { Unmanaged.passUnretained($0) }
+            }
+            if let raw = container._withUnsafeGuaranteedRef({ $0.table.lookup(type: type, signature: signature, name: name, length: length) }) {
+                return Located(definition: raw, holder: container)
+            }
+            guard let next else {
+                return nil
+            }
+            container = next
+        }
+    }
+
+    /// The definition of `T` that `locate` found.
     @inlinable
     @inline(__always)
+    static func definition<T>(_ located: Located, as type: T.Type) -> Definition<T> {
+        // The key's type identity is `T`'s, so the definition is a `Definition<T>`.
+        unsafeDowncast(Unmanaged<AnyDefinition>.fromOpaque(located.definition).takeUnretainedValue(), to: Definition<T>.self)
+    }
+
+    /// Produces an instance from what `locate` found.
+    @inlinable
+    @inline(__always)
+    func resolve<T>(_ located: Located, as type: T.Type, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
+        let definition = Unmanaged<Definition<T>>.fromOpaque(located.definition)
+        if let instance = definition._withUnsafeGuaranteedRef({ $0.kind == .shared ? $0.sharedInstance() : nil }) {
+            return instance
+        }
+        return try resolveSlowly(definition, holder: located.holder, arguments: arguments)
+    }
+
+    /// Produces an instance from a definition held by `holder`.
+    @inlinable
     func resolve<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
         if definition.kind == .shared, let instance = definition.sharedInstance() {
             return instance
         }
-        let context = ResolutionContext.current
+        return try resolveSlowly(.passUnretained(definition), holder: .passUnretained(holder), arguments: arguments)
+    }
+
+    /// Everything but an existing `.shared` instance.
+    ///
+    /// Takes unretained handles and works on guaranteed references: the
+    /// definition, its holder and this thread's context all outlive the call
+    /// (see `Located` and `ResolutionContext`), and retaining them would cost
+    /// a third of a `.new` resolve.
+    @inlinable
+    @inline(never)
+    func resolveSlowly<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
+        try guaranteed(definition) { (definition) throws(ResolutionError) -> T in
+            try guaranteed(holder) { (holder) throws(ResolutionError) -> T in
+                try guaranteed(ResolutionContext.currentUnretained) { (context) throws(ResolutionError) -> T in
+                    try resolveSlowly(definition, holder: holder, arguments: arguments, context: context)
+                }
+            }
+        }
+    }
+
+    @inlinable
+    @inline(__always)
+    func resolveSlowly<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
         guard context.isIdle else {
             return try build(definition, holder: holder, arguments: arguments, context: context)
         }
@@ -156,6 +213,15 @@ extension Container {
         let instance = try invoke(definition, resolver: Resolver(container: holder), arguments: arguments, context: context)
         box.store(instance)
         return instance
+    }
+
+    /// Runs `body` with a guaranteed (unretained) reference to `object`.
+    @inlinable
+    @inline(__always)
+    func guaranteed<Object: AnyObject, R>(_ object: Unmanaged<Object>, _ body: (Object) throws(ResolutionError) -> R) throws(ResolutionError) -> R {
+        try object._withUnsafeGuaranteedRef { guaranteed in
+            Result { () throws(ResolutionError) -> R in try body(guaranteed) }
+        }.get()
     }
 
     /// A pointer standing in for an empty argument tuple; never dereferenced.

@@ -66,6 +66,7 @@ struct DefinitionKey: @unchecked Sendable, CustomStringConvertible {
     let signature: UnsafeRawPointer
     let name: String?
 
+    @usableFromInline
     init(type: UnsafeRawPointer, signature: UnsafeRawPointer, name: String?) {
         self.type = type
         self.signature = signature

@@ -45,10 +45,10 @@ public struct Resolver: Sendable {
     /// ```
     @inlinable
     public func resolveIfRegistered<T>(type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T? {
-        guard let (definition, holder) = container.definition(of: T.self, signature: NoArguments.identity, name: name) else {
+        guard let located = container.locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
             return nil
         }
-        return try container.resolve(definition, holder: holder, arguments: Container.noArguments)
+        return try container.resolve(located, as: T.self, arguments: Container.noArguments)
     }
 
     /// Resolves every registration of `type`; see `Container.resolveAll(type:)`.
