@@ -37,15 +37,6 @@ struct AliasTests {
         }
     }
 
-    private func error(_ body: () throws -> Void) -> ResolutionError? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return error as? ResolutionError
-        }
-    }
-
     // MARK: Tests
 
     @Test("a .shared registration is the same instance under every alias")
@@ -147,7 +138,7 @@ struct AliasTests {
         #expect(reader is Store)
         #expect(c.isRegistered(type: Reader.self, argumentTypes: Int.self))
         #expect(!c.isRegistered(type: Reader.self))
-        let mismatch = try #require(error { _ = try c.tryResolve(type: Reader.self, arguments: "41") })
+        let mismatch = try #require(resolutionError { _ = try c.tryResolve(type: Reader.self, arguments: "41") })
         guard case .argumentMismatch(let registered) = mismatch.reason else {
             Issue.record("expected .argumentMismatch, got \(mismatch.reason)")
             return
@@ -177,7 +168,7 @@ struct AliasTests {
         #expect(!c.isRegistered(type: Store.self))
         #expect(!c.isRegistered(type: Reader.self))
         #expect(!c.isRegistered(type: Writer.self, name: "w"))
-        #expect(error { _ = try c.tryResolve(type: Reader.self) } != nil)
+        #expect(resolutionError { _ = try c.tryResolve(type: Reader.self) } != nil)
     }
 
     @Test("an alias of an argument registration goes away when it is removed")
@@ -250,7 +241,7 @@ struct AliasTests {
         let c = Container()
         c.register(type: Store.self) { _ in Store() }.implements(Unrelated.self)
         #expect(c.isRegistered(type: Unrelated.self))
-        let failure = try #require(error { _ = try c.tryResolve(type: Unrelated.self) })
+        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Unrelated.self) })
         guard case .incompatibleAlias(let instanceType) = failure.reason else {
             Issue.record("expected .incompatibleAlias, got \(failure.reason)")
             return
@@ -261,7 +252,7 @@ struct AliasTests {
         #expect(failure.description.contains("alias"))
         // The registration itself still works, and the container is still usable.
         _ = try c.tryResolve(type: Store.self)
-        #expect(error { _ = try c.tryResolve(type: Unrelated.self) } != nil)
+        #expect(resolutionError { _ = try c.tryResolve(type: Unrelated.self) } != nil)
     }
 
     @Test("an incompatible alias deep in a graph fails the top-level resolve")
@@ -273,7 +264,7 @@ struct AliasTests {
             let _: Unrelated = try r.resolve()
             return Holder()
         }
-        let failure = try #require(error { _ = try c.tryResolve(type: Holder.self) })
+        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Holder.self) })
         guard case .incompatibleAlias = failure.reason else {
             Issue.record("expected .incompatibleAlias, got \(failure.reason)")
             return

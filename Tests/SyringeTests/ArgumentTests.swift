@@ -38,15 +38,6 @@ struct ArgumentTests {
 
     fileprivate final class Handle: Sendable {}
 
-    private func error(_ body: () throws -> Void) -> ResolutionError? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return error as? ResolutionError
-        }
-    }
-
     // MARK: Registering and resolving with arguments
 
     @Test("one argument: the factory receives it and resolves the rest")
@@ -77,7 +68,7 @@ struct ArgumentTests {
         #expect(other == Endpoint(url: "localhost", port: 8080, secure: false))
         // The name is part of the key too.
         #expect(!c.isRegistered(type: Endpoint.self, argumentTypes: String.self, Int.self, Bool.self))
-        #expect(error { _ = try c.tryResolve(type: Endpoint.self, arguments: "example.org", 443, true) } != nil)
+        #expect(resolutionError { _ = try c.tryResolve(type: Endpoint.self, arguments: "example.org", 443, true) } != nil)
     }
 
     @Test("a factory resolves an argument registration through its resolver")
@@ -154,11 +145,11 @@ struct ArgumentTests {
         let c = Container()
         c.register(type: Label.self) { (_: Resolver, s: String, i: Int) in Label(text: "\(s)\(i)") }
         let failure: ResolutionError? = switch kind {
-        case "wrong order": error { _ = try c.tryResolve(type: Label.self, arguments: 1, "a") }
-        case "wrong type": error { _ = try c.tryResolve(type: Label.self, arguments: "a", 1.5) }
-        case "too few": error { _ = try c.tryResolve(type: Label.self, arguments: "a") }
-        case "too many": error { _ = try c.tryResolve(type: Label.self, arguments: "a", 1, true) }
-        default: error { _ = try c.tryResolve(type: Label.self) }
+        case "wrong order": resolutionError { _ = try c.tryResolve(type: Label.self, arguments: 1, "a") }
+        case "wrong type": resolutionError { _ = try c.tryResolve(type: Label.self, arguments: "a", 1.5) }
+        case "too few": resolutionError { _ = try c.tryResolve(type: Label.self, arguments: "a") }
+        case "too many": resolutionError { _ = try c.tryResolve(type: Label.self, arguments: "a", 1, true) }
+        default: resolutionError { _ = try c.tryResolve(type: Label.self) }
         }
         let thrown = try #require(failure)
         guard case .argumentMismatch(let registered) = thrown.reason else {
@@ -175,7 +166,7 @@ struct ArgumentTests {
     func mismatchRecordsRequest() throws {
         let c = Container()
         c.register(type: Label.self) { (_: Resolver, s: String, i: Int) in Label(text: "\(s)\(i)") }
-        let thrown = try #require(error { _ = try c.tryResolve(type: Label.self, arguments: 1, "a") })
+        let thrown = try #require(resolutionError { _ = try c.tryResolve(type: Label.self, arguments: 1, "a") })
         #expect(thrown.argumentTypes == ["Int", "String"])
         #expect(thrown.request == "Label with arguments (Int, String)")
     }
@@ -188,7 +179,7 @@ struct ArgumentTests {
         // Another name and another type: not part of the list.
         c.register(type: Label.self, name: "y") { (_: Resolver, d: Double) in Label(text: "\(d)") }
         c.register(type: Endpoint.self, name: "x") { (_: Resolver, d: Double) in Endpoint(url: "\(d)", port: 0, secure: false) }
-        let thrown = try #require(error { _ = try c.tryResolve(type: Label.self, name: "x", arguments: 1) })
+        let thrown = try #require(resolutionError { _ = try c.tryResolve(type: Label.self, name: "x", arguments: 1) })
         guard case .argumentMismatch(let registered) = thrown.reason else {
             Issue.record("expected .argumentMismatch, got \(thrown.reason)")
             return
@@ -203,7 +194,7 @@ struct ArgumentTests {
     func argumentsForPlainRegistration() throws {
         let c = Container()
         c.register(type: Label.self) { _ in Label(text: "plain") }
-        let thrown = try #require(error { _ = try c.tryResolve(type: Label.self, arguments: 1) })
+        let thrown = try #require(resolutionError { _ = try c.tryResolve(type: Label.self, arguments: 1) })
         guard case .argumentMismatch(let registered) = thrown.reason else {
             Issue.record("expected .argumentMismatch, got \(thrown.reason)")
             return
@@ -216,7 +207,7 @@ struct ArgumentTests {
         let parent = Container()
         parent.register(type: Label.self) { (_: Resolver, s: String, i: Int) in Label(text: "\(s)\(i)") }
         let child = Container(parent: parent)
-        let thrown = try #require(error { _ = try child.tryResolve(type: Label.self, arguments: 1.5) })
+        let thrown = try #require(resolutionError { _ = try child.tryResolve(type: Label.self, arguments: 1.5) })
         guard case .argumentMismatch(let registered) = thrown.reason else {
             Issue.record("expected .argumentMismatch, got \(thrown.reason)")
             return
@@ -227,7 +218,7 @@ struct ArgumentTests {
     @Test("nothing registered at all is .notRegistered, not a mismatch")
     func notRegisteredWithArguments() throws {
         let c = Container()
-        let thrown = try #require(error { _ = try c.tryResolve(type: Label.self, arguments: "a", 1) })
+        let thrown = try #require(resolutionError { _ = try c.tryResolve(type: Label.self, arguments: "a", 1) })
         guard case .notRegistered = thrown.reason else {
             Issue.record("expected .notRegistered, got \(thrown.reason)")
             return
@@ -249,7 +240,7 @@ struct ArgumentTests {
         #expect(c.isRegistered(type: String.self, argumentTypes: Int.self, String.self, Double.self, Bool.self,
                                Int8.self, UInt64.self, Character.self))
         // The same seven in another order is another key.
-        #expect(error {
+        #expect(resolutionError {
             _ = try c.tryResolve(type: String.self, arguments: "two", 1, 3.5, true, Int8(-5), UInt64.max, Character("z"))
         } != nil)
     }
@@ -293,7 +284,7 @@ struct ArgumentTests {
         c.register(type: Label.self) { (_: Resolver, t: Tagged<String>) in Label(text: "string \(t.value)") }
         #expect(try c.tryResolve(type: Label.self, arguments: Tagged(value: 1)) == Label(text: "int 1"))
         #expect(try c.tryResolve(type: Label.self, arguments: Tagged(value: "s")) == Label(text: "string s"))
-        #expect(error { _ = try c.tryResolve(type: Label.self, arguments: Tagged(value: 1.5)) } != nil)
+        #expect(resolutionError { _ = try c.tryResolve(type: Label.self, arguments: Tagged(value: 1.5)) } != nil)
     }
 
     @Test("optional arguments, including nil")
@@ -307,7 +298,7 @@ struct ArgumentTests {
         #expect(c.isRegistered(type: Label.self, argumentTypes: Int?.self, String?.self))
         // The argument types are exact: `Int` is not `Int?`.
         #expect(!c.isRegistered(type: Label.self, argumentTypes: Int.self, String.self))
-        let thrown = try #require(error { _ = try c.tryResolve(type: Label.self, arguments: 3, "x") })
+        let thrown = try #require(resolutionError { _ = try c.tryResolve(type: Label.self, arguments: 3, "x") })
         guard case .argumentMismatch(let registered) = thrown.reason else {
             Issue.record("expected .argumentMismatch, got \(thrown.reason)")
             return
@@ -451,13 +442,13 @@ struct ArgumentTests {
             let _: Endpoint = try r.resolve(arguments: "u", 5)
             return Outer()
         }
-        let direct = try #require(error { _ = try c.tryResolve(type: Endpoint.self, arguments: "u", 3) })
+        let direct = try #require(resolutionError { _ = try c.tryResolve(type: Endpoint.self, arguments: "u", 3) })
         guard case .factoryFailed(let underlying) = direct.reason else {
             Issue.record("expected .factoryFailed, got \(direct.reason)")
             return
         }
         #expect(underlying as? Failure == Failure(code: 3))
-        let nested = try #require(error { _ = try c.tryResolve(type: Outer.self) })
+        let nested = try #require(resolutionError { _ = try c.tryResolve(type: Outer.self) })
         #expect(nested.path == ["Outer", "Endpoint(String, Int)"])
     }
 

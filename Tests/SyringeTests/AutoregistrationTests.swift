@@ -50,15 +50,6 @@ struct AutoregistrationTests {
         init(text: String) { self.text = text }
     }
 
-    private func error(_ body: () throws -> Void) -> ResolutionError? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return error as? ResolutionError
-        }
-    }
-
     /// Registers the five dependencies of `Wide`.
     private func registerWideDependencies(_ c: Container) {
         c.register(type: Manager.self) { _ in Manager() }
@@ -161,7 +152,7 @@ struct AutoregistrationTests {
         }
         // Everything else is still there.
         #expect(c.isRegistered(type: Wide.self))
-        let failure = try #require(error { _ = try c.tryResolve(type: Wide.self) })
+        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Wide.self) })
         guard case .notRegistered = failure.reason else {
             Issue.record("expected .notRegistered, got \(failure.reason)")
             return
@@ -181,7 +172,7 @@ struct AutoregistrationTests {
         let c = Container()
         c.autoregister(initializer: Dependency.init)
         c.autoregister(type: Screen.self, in: .new, initializer: Screen.init)
-        let failure = try #require(error { _ = try c.tryResolve(type: Screen.self) })
+        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Screen.self) })
         #expect(failure.path == ["Screen", "Dependency", "Manager"])
         #expect(ObjectIdentifier(failure.type) == ObjectIdentifier(Manager.self))
     }
@@ -194,7 +185,7 @@ struct AutoregistrationTests {
         let c = Container()
         c.register(type: Manager.self) { _ in Manager() }
         c.autoregister(type: Fragile.self, in: .new, initializer: Fragile.init)
-        let failure = try #require(error { _ = try c.tryResolve(type: Fragile.self) })
+        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Fragile.self) })
         guard case .factoryFailed(let underlying) = failure.reason else {
             Issue.record("expected .factoryFailed, got \(failure.reason)")
             return
@@ -236,7 +227,7 @@ struct AutoregistrationTests {
         let c = Container()
         c.autoregister(type: Numbered.self, name: "n", argument: Int.self, initializer: Numbered.init)
         #expect(c.isRegistered(type: Numbered.self, name: "n", argumentTypes: Int.self))
-        let failure = try #require(error { _ = try c.tryResolve(type: Numbered.self, name: "n", arguments: 1) })
+        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Numbered.self, name: "n", arguments: 1) })
         guard case .notRegistered = failure.reason else {
             Issue.record("expected .notRegistered, got \(failure.reason)")
             return

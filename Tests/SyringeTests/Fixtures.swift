@@ -111,3 +111,13 @@ final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// The `ResolutionError` that `body` throws, or nil when it throws nothing.
+func resolutionError(_ body: () throws -> Void) -> ResolutionError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error as? ResolutionError
+    }
+}
