@@ -65,6 +65,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         TypeName.request(TypeName.of(type), name: name, argumentTypes: argumentTypes)
     }
 
+    /// The full diagnostic: the reason, the path when the failure is nested,
+    /// and near matches.
+    ///
+    /// ```swift
+    /// catch { logger.error("\(error)") }   // prints this text
+    /// ```
     public var description: String {
         var text = "Syringe could not resolve \(request): "
         switch reason {

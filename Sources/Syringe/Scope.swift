@@ -17,6 +17,11 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
     /// created anew after the last outside reference is gone.
     case weak
 
+    /// The scope's name as written in code: `"new"`, `"shared"`, `"graph"`, `"weak"`.
+    ///
+    /// ```swift
+    /// print(Scope.graph)   // graph
+    /// ```
     public var description: String {
         switch self {
         case .new: "new"

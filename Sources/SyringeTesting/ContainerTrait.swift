@@ -25,6 +25,8 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
     /// Applied to a suite, the trait gives every test in it a container of its own.
     public var isRecursive: Bool { true }
 
+    /// Runs `function` with `Container.shared` bound to a new container,
+    /// configured by the trait's closure. Swift Testing calls this.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,
