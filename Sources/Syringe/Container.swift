@@ -192,16 +192,14 @@ extension Container {
         }
     }
 
-    /// Retires a replaced `onResolved` list. Called under no lock.
-    func retire(_ object: AnyObject) {
+    /// Adds an `onResolved` callback to `definition`, retiring the callback
+    /// list it replaces (a resolve may be running the old one).
+    func addHook<T>(_ callback: @escaping Hooks<T>.Callback, to definition: Definition<T>) {
         writerLock.withLock {
-            registry.retired.append(object)
+            if let replaced = definition.addHook(callback) {
+                registry.retired.append(replaced)
+            }
         }
-    }
-
-    /// Runs `body` with the writer lock held.
-    func withWriterLock<R>(_ body: () -> R) -> R {
-        writerLock.withLock(body)
     }
 
     /// A snapshot of the live definitions in registration order, with holes

@@ -145,7 +145,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     }
 
     /// Adds a callback; returns the replaced hooks for the container to retire.
-    /// Call with the container's writer lock held.
+    /// Call through `Container.addHook(_:to:)`, under its writer lock.
     func addHook(_ hook: @escaping Hooks<T>.Callback) -> AnyObject? {
         let previous = loadHooks()
         let next = Hooks<T>(callbacks: (previous?.callbacks ?? []) + [hook])

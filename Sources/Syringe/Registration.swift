@@ -32,9 +32,7 @@ public struct Registration<T>: Sendable {
     /// ```
     @discardableResult
     public func onResolved(_ callback: @escaping @Sendable (Resolver, T) throws -> Void) -> Registration<T> {
-        if let replaced = container.withWriterLock({ definition.addHook(callback) }) {
-            container.retire(replaced)
-        }
+        container.addHook(callback, to: definition)
         return self
     }
 

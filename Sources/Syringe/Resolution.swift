@@ -62,14 +62,6 @@ extension Container {
         }
     }
 
-    /// The definition of `T` that `locate` found.
-    @inlinable
-    @inline(__always)
-    static func definition<T>(_ located: Located, as type: T.Type) -> Definition<T> {
-        // The key's type identity is `T`'s, so the definition is a `Definition<T>`.
-        unsafeDowncast(Unmanaged<AnyDefinition>.fromOpaque(located.definition).takeUnretainedValue(), to: Definition<T>.self)
-    }
-
     /// Produces an instance from what `locate` found.
     @inlinable
     @inline(__always)
