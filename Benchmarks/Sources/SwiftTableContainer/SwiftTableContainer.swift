@@ -279,30 +279,41 @@ public final class SwiftTableContainer: @unchecked Sendable {
 
     @inlinable
     @inline(__always)
-    func definition<T>(of type: T.Type, signature: ObjectIdentifier, name: String?) -> Definition<T>? {
+    func definition<T>(of type: T.Type, signature: ObjectIdentifier, name: String?) -> Unmanaged<Definition<T>>? {
         guard let raw = lookup(TableKey(type: ObjectIdentifier(type), signature: signature, name: name)) else {
             return nil
         }
         // The key's type identity is `T`'s, so the definition is a `Definition<T>`.
-        return unsafeDowncast(raw.takeUnretainedValue(), to: Definition<T>.self)
+        return Unmanaged<Definition<T>>.fromOpaque(raw.toOpaque())
+    }
+
+    /// As in Syringe: an existing `.shared` instance through a guaranteed
+    /// reference (no retain but the instance's); the rest out of line.
+    @inlinable
+    @inline(__always)
+    func resolve<T>(_ definition: Unmanaged<Definition<T>>, arguments: UnsafeRawPointer) -> T {
+        if let instance = definition._withUnsafeGuaranteedRef({ $0.kind == .shared ? $0.sharedInstance() : nil }) {
+            return instance
+        }
+        return resolveSlowly(definition, arguments: arguments)
     }
 
     @inlinable
-    @inline(__always)
-    func resolve<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer) -> T {
-        if definition.kind == .shared, let instance = definition.sharedInstance() {
-            return instance
+    @inline(never)
+    func resolveSlowly<T>(_ definition: Unmanaged<Definition<T>>, arguments: UnsafeRawPointer) -> T {
+        definition._withUnsafeGuaranteedRef { definition in
+            ResolutionContext.currentUnretained._withUnsafeGuaranteedRef { context in
+                guard context.isIdle else {
+                    return build(definition, arguments: arguments, context: context)
+                }
+                // The outermost resolve on this thread, as in Syringe.
+                let instance = build(definition, arguments: arguments, context: context)
+                if context.hasDeferredWork {
+                    context.finish()
+                }
+                return instance
+            }
         }
-        let context = ResolutionContext.current
-        guard context.isIdle else {
-            return build(definition, arguments: arguments, context: context)
-        }
-        // The outermost resolve on this thread, as in Syringe.
-        let instance = build(definition, arguments: arguments, context: context)
-        if context.hasDeferredWork {
-            context.finish()
-        }
-        return instance
     }
 
     @inlinable
@@ -390,20 +401,26 @@ public struct SwiftTableResolver: Sendable {
 /// `enter`, `leave`) in both containers and the columns differ by the table.
 @usableFromInline
 final class ResolutionContext {
+    // Thread-confined, as in Syringe: no run-time exclusivity checks.
+    @exclusivity(unchecked)
     private var frames: [Unmanaged<AnyDefinition>] = []
     /// Mirrors Syringe's `.graph` instances; always empty here.
+    @exclusivity(unchecked)
     private var graph: [(definition: ObjectIdentifier, box: AnyObject)] = []
     /// Mirrors Syringe's queued `onResolved` callbacks; always empty here.
+    @exclusivity(unchecked)
     private var pending: [() -> Void] = []
+    @exclusivity(unchecked)
     private var finishing = false
 
+    /// This thread's context, unretained (the thread-local slot owns it).
     @usableFromInline
-    static var current: ResolutionContext {
+    static var currentUnretained: Unmanaged<ResolutionContext> {
         if let raw = pthread_getspecific(contextKey) {
-            return Unmanaged<ResolutionContext>.fromOpaque(raw).takeUnretainedValue()
+            return Unmanaged<ResolutionContext>.fromOpaque(raw)
         }
-        let context = ResolutionContext()
-        pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())
+        let context = Unmanaged.passRetained(ResolutionContext())
+        pthread_setspecific(contextKey, context.toOpaque())
         return context
     }
 
