@@ -25,10 +25,16 @@ final class ResolutionContext {
     // (a factory or callback runs between accesses, never inside one). The
     // dynamic checks cost a third of a `.new` resolve.
 
-    /// The definitions being built, outermost first. Entries never outlive
-    /// the resolve; definitions are kept alive by their containers.
+    /// The definitions being built, outermost first, in `frames[0..<depth]`.
+    /// A fixed buffer: `maximumDepth` bounds the depth anyway, and pushing and
+    /// popping a pointer is cheaper than a growable array's uniqueness and
+    /// capacity checks. Entries never outlive the resolve; definitions are kept
+    /// alive by their containers.
+    @usableFromInline
+    let frames = UnsafeMutablePointer<Unmanaged<AnyDefinition>>.allocate(capacity: maximumDepth)
+    @usableFromInline
     @exclusivity(unchecked)
-    private var frames: [Unmanaged<AnyDefinition>] = []
+    var depth = 0
     /// `.graph` instances of the current object graph.
     @exclusivity(unchecked)
     private var graph: [(definition: ObjectIdentifier, box: AnyObject)] = []
@@ -36,8 +42,13 @@ final class ResolutionContext {
     @exclusivity(unchecked)
     private var pending: [PendingHook] = []
     /// True while pending callbacks run; resolves they make are not outermost.
+    @usableFromInline
     @exclusivity(unchecked)
-    private var finishing = false
+    var finishing = false
+
+    deinit {
+        frames.deallocate()
+    }
 
     struct PendingHook {
         let definition: AnyDefinition
@@ -45,8 +56,8 @@ final class ResolutionContext {
     }
 
     /// True when no resolve is in progress on this thread.
-    @usableFromInline
-    var isIdle: Bool { frames.isEmpty && !finishing }
+    @inlinable
+    var isIdle: Bool { depth == 0 && !finishing }
 
     /// True when the outermost resolve left callbacks to run or a graph to drop.
     @usableFromInline
@@ -75,34 +86,44 @@ final class ResolutionContext {
     /// arguments can legitimately resolve itself again (a tree built with
     /// `depth - 1`), so those are not refused on sight; this bound turns one
     /// that never stops into a cycle error long before the stack runs out.
-    static let maximumDepth = 256
+    @inlinable
+    static var maximumDepth: Int { 256 }
 
     /// Starts building `definition`; fails if that would be a cycle: the
     /// argument-free definition is already being built on this thread, or the
     /// resolve is nested deeper than `maximumDepth`.
-    @usableFromInline
+    @inlinable
     func enter(_ definition: AnyDefinition) throws(ResolutionError) {
-        if (definition.argumentTypes.isEmpty && isBuilding(definition)) || frames.count >= Self.maximumDepth {
+        if depth > 0 {
+            try checkNesting(definition)
+        }
+        frames[depth] = Unmanaged.passUnretained(definition)
+        depth += 1
+    }
+
+    /// The cycle checks of a nested `enter`; an outermost one needs none.
+    @usableFromInline
+    func checkNesting(_ definition: AnyDefinition) throws(ResolutionError) {
+        if (definition.argumentTypes.isEmpty && isBuilding(definition)) || depth >= Self.maximumDepth {
             throw definition.error(.cycle, path: pathText(appending: definition.stepText))
         }
-        frames.append(Unmanaged.passUnretained(definition))
     }
 
     /// Finishes the innermost `enter`.
-    @usableFromInline
+    @inlinable
     func leave() {
-        frames.removeLast()
+        depth -= 1
     }
 
     /// The path from the outermost request to `step`.
     func pathText(appending step: String) -> [String] {
-        frames.map { $0.takeUnretainedValue().stepText } + [step]
+        (0..<depth).map { frames[$0].takeUnretainedValue().stepText } + [step]
     }
 
     /// Whether `definition` is being built by this thread right now.
     func isBuilding(_ definition: AnyDefinition) -> Bool {
         let identity = Unmanaged.passUnretained(definition).toOpaque()
-        return frames.contains { $0.toOpaque() == identity }
+        return (0..<depth).contains { frames[$0].toOpaque() == identity }
     }
 
     /// Turns what `definition`'s factory (or callback) threw into a
@@ -157,7 +178,7 @@ final class ResolutionContext {
     /// failed, so that the next resolve starts clean.
     @usableFromInline
     func reset() {
-        frames.removeAll(keepingCapacity: true)
+        depth = 0
         graph.removeAll(keepingCapacity: true)
         pending.removeAll(keepingCapacity: true)
         finishing = false
