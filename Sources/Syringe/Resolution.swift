@@ -49,16 +49,16 @@ extension Container {
     private func find(type: UnsafeRawPointer, signature: UnsafeRawPointer, name: UnsafeRawPointer?, length: Int) -> Located? {
         var container = Unmanaged.passUnretained(self)
         while true {
-            let next: Unmanaged<Container>? = container._withUnsafeGuaranteedRef { current in
-                current.parent.map { Unmanaged.passUnretained($0) }
-            }
             if let raw = container._withUnsafeGuaranteedRef({ $0.table.lookup(type: type, signature: signature, name: name, length: length) }) {
                 return Located(definition: raw, holder: container)
             }
-            guard let next else {
+            let parent: Unmanaged<Container>? = container._withUnsafeGuaranteedRef { current in
+                current.parent.map { Unmanaged.passUnretained($0) }
+            }
+            guard let parent else {
                 return nil
             }
-            container = next
+            container = parent
         }
     }
 
@@ -66,20 +66,24 @@ extension Container {
     @inlinable
     @inline(__always)
     func resolve<T>(_ located: Located, as type: T.Type, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
-        let definition = Unmanaged<Definition<T>>.fromOpaque(located.definition)
-        if let instance = definition._withUnsafeGuaranteedRef({ $0.kind == .shared ? $0.sharedInstance() : nil }) {
-            return instance
-        }
-        return try resolveSlowly(definition, holder: located.holder, arguments: arguments)
+        try resolve(Unmanaged<Definition<T>>.fromOpaque(located.definition), holder: located.holder, arguments: arguments)
     }
 
     /// Produces an instance from a definition held by `holder`.
     @inlinable
     func resolve<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
-        if definition.kind == .shared, let instance = definition.sharedInstance() {
+        try resolve(.passUnretained(definition), holder: .passUnretained(holder), arguments: arguments)
+    }
+
+    /// The one fast path: an existing `.shared` instance, through a guaranteed
+    /// reference; everything else out of line.
+    @inlinable
+    @inline(__always)
+    func resolve<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
+        if let instance = definition._withUnsafeGuaranteedRef({ $0.kind == .shared ? $0.sharedInstance() : nil }) {
             return instance
         }
-        return try resolveSlowly(.passUnretained(definition), holder: .passUnretained(holder), arguments: arguments)
+        return try resolveSlowly(definition, holder: holder, arguments: arguments)
     }
 
     /// Everything but an existing `.shared` instance.
