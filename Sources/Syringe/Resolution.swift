@@ -80,7 +80,7 @@ extension Container {
     @inlinable
     @inline(__always)
     func resolve<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
-        if let instance = definition._withUnsafeGuaranteedRef({ $0.kind == .shared ? $0.sharedInstance() : nil }) {
+        if let instance = definition._withUnsafeGuaranteedRef({ $0.sharedInstance() }) {
             return instance
         }
         return try resolveSlowly(definition, holder: holder, arguments: arguments)
@@ -91,60 +91,59 @@ extension Container {
     /// Takes unretained handles and works on guaranteed references: the
     /// definition, its holder and this thread's context all outlive the call
     /// (see `Located` and `ResolutionContext`), and retaining them would cost
-    /// a third of a `.new` resolve.
+    /// a third of a `.new` resolve. A `.new` definition, the common case, is
+    /// built right here; the other scopes go through `build`.
     @inlinable
     @inline(never)
     func resolveSlowly<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
         try guaranteed(definition) { (definition) throws(ResolutionError) -> T in
-            try guaranteed(holder) { (holder) throws(ResolutionError) -> T in
-                try guaranteed(ResolutionContext.currentUnretained) { (context) throws(ResolutionError) -> T in
-                    try resolveSlowly(definition, holder: holder, arguments: arguments, context: context)
+            try guaranteed(ResolutionContext.currentUnretained) { (context) throws(ResolutionError) -> T in
+                // Started while the context is idle: the outermost resolve on
+                // this thread, which owns the object graph.
+                let outermost = context.isIdle
+                do throws(ResolutionError) {
+                    let instance = definition.kind == .new
+                        ? try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
+                        : try build(definition, holder: holder, arguments: arguments, context: context)
+                    if outermost && context.hasDeferredWork {
+                        try context.finish()
+                    }
+                    return instance
+                } catch {
+                    if outermost {
+                        context.reset()
+                    }
+                    throw error
                 }
             }
         }
     }
 
-    @inlinable
-    @inline(__always)
-    func resolveSlowly<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
-        guard context.isIdle else {
-            return try build(definition, holder: holder, arguments: arguments, context: context)
-        }
-        // The outermost resolve on this thread: it owns the object graph.
-        do {
-            let instance = try build(definition, holder: holder, arguments: arguments, context: context)
-            if context.hasDeferredWork {
-                try context.finish()
-            }
-            return instance
-        } catch {
-            context.reset()
-            throw error
-        }
-    }
-
-    @inlinable
-    func build<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
-        switch definition.kind {
-        case .new:
-            return try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
-        case .shared:
-            return try createShared(definition, holder: holder, arguments: arguments, context: context)
-        case .graph:
-            if let box = context.graphInstance(of: definition) {
-                return unsafeDowncast(box, to: InstanceBox<T>.self).value
-            }
-            let instance = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
-            context.storeGraphInstance(InstanceBox(instance), of: definition)
-            return instance
-        case .weak:
-            return try resolveWeak(definition, holder: holder, arguments: arguments, context: context)
-        case .forward:
-            // An alias has no frame of its own: its target's frame is the step.
-            do {
-                return try definition.factory(Resolver(container: holder), arguments)
-            } catch {
-                throw context.failure(error, in: definition)
+    /// Every scope but `.new`.
+    @usableFromInline
+    func build<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        try guaranteed(holder) { (holder) throws(ResolutionError) -> T in
+            switch definition.kind {
+            case .new:
+                return try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
+            case .shared:
+                return try createShared(definition, holder: holder, arguments: arguments, context: context)
+            case .graph:
+                if let box = context.graphInstance(of: definition) {
+                    return unsafeDowncast(box, to: InstanceBox<T>.self).value
+                }
+                let instance = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
+                context.storeGraphInstance(InstanceBox(instance), of: definition)
+                return instance
+            case .weak:
+                return try resolveWeak(definition, holder: holder, arguments: arguments, context: context)
+            case .forward:
+                // An alias has no frame of its own: its target's frame is the step.
+                do {
+                    return try definition.factory(Resolver(container: holder), arguments)
+                } catch {
+                    throw context.failure(error, in: definition)
+                }
             }
         }
     }
@@ -160,6 +159,7 @@ extension Container {
     /// Calls the factory and queues its `onResolved` callbacks. Call inside
     /// the definition's frame.
     @inlinable
+    @inline(__always)
     func invoke<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
         let instance: T
         do {
@@ -168,11 +168,7 @@ extension Container {
             throw context.failure(error, in: definition)
         }
         if let hooks = definition.loadHooks() {
-            context.deferCallbacks(definition) {
-                for callback in hooks.callbacks {
-                    try callback(resolver, instance)
-                }
-            }
+            context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance)
         }
         return instance
     }

@@ -1,3 +1,5 @@
+public import CSyringeTable
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -59,9 +61,11 @@ final class ResolutionContext {
     @inlinable
     var isIdle: Bool { depth == 0 && !finishing }
 
-    /// True when the outermost resolve left callbacks to run or a graph to drop.
+    /// True when the outermost resolve left callbacks to run or a graph to
+    /// drop. A flag, not two `isEmpty` checks: every outermost resolve reads it.
     @usableFromInline
-    var hasDeferredWork: Bool { !pending.isEmpty || !graph.isEmpty }
+    @exclusivity(unchecked)
+    var hasDeferredWork = false
 
     /// This thread's context.
     @usableFromInline
@@ -69,16 +73,26 @@ final class ResolutionContext {
         currentUnretained.takeUnretainedValue()
     }
 
-    /// This thread's context, without a retain: the thread-local slot holds
-    /// it until the thread exits, so it outlives any resolve on the thread.
-    @usableFromInline
+    /// This thread's context, without a retain: the thread's slot holds it
+    /// until the thread exits, so it outlives any resolve on the thread.
+    @inlinable
+    @inline(__always)
     static var currentUnretained: Unmanaged<ResolutionContext> {
-        if let raw = pthread_getspecific(contextKey) {
+        if let raw = syr_thread_get() {
             return Unmanaged<ResolutionContext>.fromOpaque(raw)
         }
+        return makeCurrent()
+    }
+
+    /// Creates this thread's context on its first resolve.
+    @usableFromInline
+    @inline(never)
+    static func makeCurrent() -> Unmanaged<ResolutionContext> {
         let context = Unmanaged.passRetained(ResolutionContext())
-        // Released by the key's destructor when the thread exits.
+        // The key only runs the destructor, which releases the context when
+        // the thread exits; resolves read the C thread-local slot.
         pthread_setspecific(contextKey, context.toOpaque())
+        syr_thread_set(context.toOpaque())
         return context
     }
 
@@ -147,12 +161,19 @@ final class ResolutionContext {
     @usableFromInline
     func storeGraphInstance(_ box: AnyObject, of definition: AnyDefinition) {
         graph.append((ObjectIdentifier(definition), box))
+        hasDeferredWork = true
     }
 
-    /// Queues an `onResolved` callback for the end of the outermost resolve.
+    /// Queues `definition`'s `onResolved` callbacks on `instance` for the end
+    /// of the outermost resolve.
     @usableFromInline
-    func deferCallbacks(_ definition: AnyDefinition, _ run: @escaping () throws -> Void) {
-        pending.append(PendingHook(definition: definition, run: run))
+    func deferCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T) {
+        pending.append(PendingHook(definition: definition) {
+            for callback in hooks.callbacks {
+                try callback(resolver, instance)
+            }
+        })
+        hasDeferredWork = true
     }
 
     /// Runs the queued callbacks (they may resolve more, joining this graph
@@ -182,13 +203,17 @@ final class ResolutionContext {
         graph.removeAll(keepingCapacity: true)
         pending.removeAll(keepingCapacity: true)
         finishing = false
+        hasDeferredWork = false
     }
 }
 
-/// The thread-local slot holding each thread's `ResolutionContext`.
+/// Releases each thread's `ResolutionContext` when the thread exits.
 private let contextKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key) { raw in
+        // Empty the slot first: a later thread-exit destructor that resolves
+        // must make a new context, not use this one after it is freed.
+        syr_thread_set(nil)
         #if canImport(Darwin)
         Unmanaged<ResolutionContext>.fromOpaque(raw).release()
         #else

@@ -34,30 +34,52 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     }
 
     /// The kind of failure.
-    public let reason: Reason
+    public var reason: Reason { storage.reason }
     /// The requested type.
-    public let type: Any.Type
+    public var type: Any.Type { storage.type }
     /// The requested name, if any.
-    public let name: String?
+    public var name: String? { storage.name }
     /// The runtime-argument types of the request, e.g. `["String", "Int"]`.
-    public let argumentTypes: [String]
+    public var argumentTypes: [String] { storage.argumentTypes }
     /// The requests from the top-level one down to the failing one,
     /// e.g. `["Screen", "ViewModel", "Service"]`.
-    public let path: [String]
+    public var path: [String] { storage.path }
     /// A few registrations that look like what was meant, best first; never more than five.
-    public let suggestions: [String]
+    public var suggestions: [String] { storage.suggestions }
     /// How many more near matches there were than `suggestions` lists.
-    public let unlistedSuggestions: Int
+    public var unlistedSuggestions: Int { storage.unlistedSuggestions }
+
+    // One reference instead of ten words: every engine function that can
+    // throw a `ResolutionError` (typed throws) then returns it in a register
+    // rather than through a stack slot it must set up on every call,
+    // successful or not.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let reason: Reason
+        let type: Any.Type
+        let name: String?
+        let argumentTypes: [String]
+        let path: [String]
+        let suggestions: [String]
+        let unlistedSuggestions: Int
+
+        init(reason: Reason, type: Any.Type, name: String?, argumentTypes: [String], path: [String],
+             suggestions: [String], unlistedSuggestions: Int) {
+            self.reason = reason
+            self.type = type
+            self.name = name
+            self.argumentTypes = argumentTypes
+            self.path = path
+            self.suggestions = suggestions
+            self.unlistedSuggestions = unlistedSuggestions
+        }
+    }
 
     init(reason: Reason, type: Any.Type, name: String?, argumentTypes: [Any.Type], path: [String],
          suggestions: [String] = [], unlistedSuggestions: Int = 0) {
-        self.reason = reason
-        self.type = type
-        self.name = name
-        self.argumentTypes = argumentTypes.map { TypeName.of($0) }
-        self.path = path
-        self.suggestions = suggestions
-        self.unlistedSuggestions = unlistedSuggestions
+        storage = Storage(reason: reason, type: type, name: name, argumentTypes: argumentTypes.map { TypeName.of($0) },
+                          path: path, suggestions: suggestions, unlistedSuggestions: unlistedSuggestions)
     }
 
     /// The requested service as the description prints it, e.g. `Animal named "Cat"`.

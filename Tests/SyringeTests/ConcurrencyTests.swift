@@ -144,6 +144,56 @@ struct ConcurrencyTests {
         let results = outcomes.withLock { $0 }
         #expect(results == ["cycle", "cycle"], "\(results)")
     }
+
+    @Test("a resolve made by a thread-exit destructor, after the thread's own context is released, works")
+    func resolveWhileThreadExits() {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        c.register(type: ExitPair.self, in: .new) { r in ExitPair(first: try r.resolve(), second: try r.resolve()) }
+        let probe = ExitProbe(container: c)
+        var key = pthread_key_t()
+        // Created after the container's own key (the test resolved before), so
+        // it runs after the thread's resolution context was released: the
+        // resolve below must make a new context, not reuse the freed one
+        // (the ASan run of the suite reports such a use after free).
+        pthread_key_create(&key) { raw in
+            #if canImport(Darwin)
+            let probe = Unmanaged<ExitProbe>.fromOpaque(raw).takeRetainedValue()
+            #else
+            let probe = Unmanaged<ExitProbe>.fromOpaque(raw!).takeRetainedValue()
+            #endif
+            let pair = probe.container.resolve(type: ExitPair.self)
+            probe.sameGraphInstance.withLock { $0 = pair.first === pair.second }
+        }
+        let thread = Thread {
+            _ = c.resolve(type: ExitPair.self)  // this thread's context exists first
+            pthread_setspecific(key, Unmanaged.passRetained(probe).toOpaque())
+        }
+        thread.start()
+        thread.join()
+        pthread_key_delete(key)
+        #expect(probe.sameGraphInstance.withLock { $0 } == true)
+        #expect(counter.created == 2, "one .graph instance per top-level resolve")
+        #expect(counter.alive == 0)
+    }
+}
+
+/// Two `.graph` dependencies of one resolve.
+final class ExitPair: Sendable {
+    let first: Tracked
+    let second: Tracked
+    init(first: Tracked, second: Tracked) {
+        self.first = first
+        self.second = second
+    }
+}
+
+/// What a thread-exit destructor needs and what it saw.
+final class ExitProbe: Sendable {
+    let container: Container
+    let sameGraphInstance = Locked<Bool?>(nil)
+    init(container: Container) { self.container = container }
 }
 
 /// A joinable thread for tests that need one blocked in a factory.

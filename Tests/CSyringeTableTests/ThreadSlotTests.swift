@@ -1,0 +1,62 @@
+import CSyringeTable
+import Foundation
+import Testing
+
+/// A result handed from a finished thread to the one that waited for it.
+private final class Outcome<R>: @unchecked Sendable {
+    var value: R?
+}
+
+/// Runs `body` on a new thread and waits for it.
+private func onNewThread<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R? {
+    let outcome = Outcome<R>()
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        outcome.value = body()
+        done.signal()
+    }.start()
+    done.wait()
+    return outcome.value
+}
+
+private func fakePointer(_ bits: UInt) -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(bitPattern: bits)!
+}
+
+@Suite("Thread slot")
+struct ThreadSlotTests {
+    @Test("A new thread's slot is empty")
+    func startsEmpty() {
+        #expect(onNewThread { syr_thread_get() == nil } == true)
+    }
+
+    @Test("A stored pointer reads back on its thread, and NULL clears it")
+    func roundTrip() {
+        let results = onNewThread { () -> [UInt] in
+            syr_thread_set(fakePointer(0x1230))
+            let first = UInt(bitPattern: syr_thread_get())
+            syr_thread_set(fakePointer(0x4560))
+            let second = UInt(bitPattern: syr_thread_get())
+            syr_thread_set(nil)
+            let cleared = UInt(bitPattern: syr_thread_get())
+            return [first, second, cleared]
+        }
+        #expect(results == [0x1230, 0x4560, 0])
+    }
+
+    @Test("Each thread has its own slot")
+    func perThread() {
+        let results = onNewThread { () -> [UInt] in
+            syr_thread_set(fakePointer(0xA0))
+            let other = onNewThread { () -> UInt in
+                let seen = UInt(bitPattern: syr_thread_get())
+                syr_thread_set(fakePointer(0xB0))
+                return seen
+            }
+            let mine = UInt(bitPattern: syr_thread_get())
+            syr_thread_set(nil)
+            return [other ?? 1, mine]
+        }
+        #expect(results == [0, 0xA0], "the other thread saw an empty slot and its store did not leak into this one")
+    }
+}
