@@ -151,21 +151,28 @@ struct ConcurrencyTests {
         let counter = Counter()
         c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
         c.register(type: ExitPair.self, in: .new) { r in ExitPair(first: try r.resolve(), second: try r.resolve()) }
-        let probe = ExitProbe(container: c)
         var key = pthread_key_t()
-        // Created after the container's own key (the test resolved before), so
-        // it runs after the thread's resolution context was released: the
-        // resolve below must make a new context, not reuse the freed one
-        // (the ASan run of the suite reports such a use after free).
+        // Destructors run in rounds while any slot is still set. Ours sets
+        // itself again in the first round and resolves in the second, so it
+        // runs after the thread's resolution context was released, whatever
+        // the order of the keys: the resolve must make a new context, not use
+        // the freed one (the ASan run of the suite reports a use after free).
         pthread_key_create(&key) { raw in
             #if canImport(Darwin)
-            let probe = Unmanaged<ExitProbe>.fromOpaque(raw).takeRetainedValue()
+            let probe = Unmanaged<ExitProbe>.fromOpaque(raw)
             #else
-            let probe = Unmanaged<ExitProbe>.fromOpaque(raw!).takeRetainedValue()
+            let probe = Unmanaged<ExitProbe>.fromOpaque(raw!)
             #endif
-            let pair = probe.container.resolve(type: ExitPair.self)
-            probe.sameGraphInstance.withLock { $0 = pair.first === pair.second }
+            let round = probe.takeUnretainedValue().rounds.add(1, ordering: .relaxed).newValue
+            guard round > 1 else {
+                pthread_setspecific(probe.takeUnretainedValue().key, probe.toOpaque())
+                return
+            }
+            let owned = probe.takeRetainedValue()
+            let pair = owned.container.resolve(type: ExitPair.self)
+            owned.sameGraphInstance.withLock { $0 = pair.first === pair.second }
         }
+        let probe = ExitProbe(container: c, key: key)
         let thread = Thread {
             _ = c.resolve(type: ExitPair.self)  // this thread's context exists first
             pthread_setspecific(key, Unmanaged.passRetained(probe).toOpaque())
@@ -192,8 +199,13 @@ final class ExitPair: Sendable {
 /// What a thread-exit destructor needs and what it saw.
 final class ExitProbe: Sendable {
     let container: Container
+    let key: pthread_key_t
+    let rounds = Atomic(0)
     let sameGraphInstance = Locked<Bool?>(nil)
-    init(container: Container) { self.container = container }
+    init(container: Container, key: pthread_key_t) {
+        self.container = container
+        self.key = key
+    }
 }
 
 /// A joinable thread for tests that need one blocked in a factory.
