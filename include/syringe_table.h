@@ -16,9 +16,10 @@
 //     may look up while one writer mutates.
 //   * Writers (every other mutating function) must be serialised by the
 //     caller; the table does no locking of its own.
-//   * Publication: a slot's key fields and value are written first, then its
-//     `hash` is stored with release order. A reader that acquire-loads a full
-//     hash therefore sees the complete key. Key fields never change after
+//   * Publication: a slot's key fields, its name entry and its value are
+//     written first, then its `hash` is stored with release order. A reader
+//     that acquire-loads a full hash therefore sees the complete key (the
+//     name entry included). Key fields never change after
 //     that; a slot only ever moves EMPTY -> FULL -> TOMBSTONE, and a
 //     tombstone is never reused in place (only a rebuild reclaims it), so a
 //     reader never observes a slot being rewritten under it.
@@ -61,21 +62,29 @@ extern "C" {
 #define SYR_SLOT_EMPTY ((uint64_t)0)
 #define SYR_SLOT_TOMBSTONE ((uint64_t)1)
 
-/// One slot. Only the writer stores into it; see the contract above.
+/// One slot: 32 bytes and 32-byte aligned, so two share a cache line and none
+/// straddles two. Only the writer stores into it; see the contract above.
 typedef struct syr_slot {
-    _Atomic(uint64_t) hash;
+    _Alignas(32) _Atomic(uint64_t) hash;
     const void *type;
     const void *signature;
-    const uint8_t *name;   // owned copy; NULL exactly when name_len == SYR_NO_NAME
-    size_t name_len;
     _Atomic(void *) value;
 } syr_slot;
 
+/// The name of the key in the slot with the same index. Kept apart from the
+/// slots because only a named lookup whose hash, type and signature already
+/// matched reads it; unnamed lookups never touch it (see syr_key_hash).
+typedef struct syr_slot_name {
+    const uint8_t *bytes;   // owned copy; NULL exactly when length == SYR_NO_NAME
+    size_t length;
+} syr_slot_name;
+
 /// One generation of slots. Immutable in shape once published.
 typedef struct syr_storage {
-    size_t mask;          // capacity - 1 (capacity is a power of two)
-    uint64_t hash_mask;   // ANDed into every hash; all ones unless a test forces collisions
-    syr_slot slots[];
+    size_t mask;             // capacity - 1 (capacity is a power of two)
+    uint64_t hash_mask;      // ANDed into every hash; all ones unless a test forces collisions
+    syr_slot_name *names;    // `capacity` entries, in the same block after the slots
+    syr_slot slots[];        // 32-byte aligned: the header is 32 bytes
 } syr_storage;
 
 /// The table. Create with syr_table_create; do not touch fields directly.
@@ -89,26 +98,37 @@ typedef struct syr_table {
 } syr_table;
 
 /// Hashes a key with XXH3: the two identity pointers as one 16-byte block,
-/// then the name bytes seeded with that hash. Never returns a slot state.
+/// then the name bytes seeded with that hash. Bit 0 of the result is 1
+/// exactly when the key has a name, so equal hashes imply that both keys are
+/// named or both are not, and an unnamed lookup never reads a name. Never
+/// returns a slot state.
 static inline __attribute__((always_inline)) uint64_t
 syr_key_hash(const void *type, const void *signature, const void *name,
              size_t name_len, uint64_t hash_mask) {
     uint64_t ids[2] = {(uint64_t)(uintptr_t)type, (uint64_t)(uintptr_t)signature};
     uint64_t h = XXH3_64bits(ids, sizeof ids);
-    if (name_len != SYR_NO_NAME) {
+    const uint64_t named = name_len != SYR_NO_NAME;
+    if (named) {
         h = XXH3_64bits_withSeed(name, name_len, h);
     }
-    h &= hash_mask;
+    h = (h & hash_mask & ~(uint64_t)1) | named;
     return h < 2 ? h + 2 : h;
 }
 
+/// Whether the full slot `index` of `storage` holds the key whose hash is
+/// `h` (the caller has compared the slot's hash with `h` already).
 static inline __attribute__((always_inline)) bool
-syr_slot_matches(const syr_slot *slot, const void *type, const void *signature,
-                 const void *name, size_t name_len) {
-    if (slot->type != type || slot->signature != signature || slot->name_len != name_len) {
+syr_slot_matches(const syr_storage *storage, size_t index, const void *type,
+                 const void *signature, const void *name, size_t name_len) {
+    const syr_slot *slot = &storage->slots[index];
+    if (slot->type != type || slot->signature != signature) {
         return false;
     }
-    return name_len == SYR_NO_NAME || name_len == 0 || memcmp(slot->name, name, name_len) == 0;
+    if (name_len == SYR_NO_NAME) {
+        return true;  // the hash's bit 0 says the slot's key has no name either
+    }
+    const syr_slot_name *stored = &storage->names[index];
+    return stored->length == name_len && (name_len == 0 || memcmp(stored->bytes, name, name_len) == 0);
 }
 
 /// Looks a key up without locking. Returns the value, or NULL when absent.
@@ -130,7 +150,7 @@ syr_table_lookup(const syr_table *table, const void *type, const void *signature
         if (sh == SYR_SLOT_EMPTY) {
             return NULL;
         }
-        if (sh == h && syr_slot_matches(slot, type, signature, name, name_len)) {
+        if (sh == h && syr_slot_matches(storage, index, type, signature, name, name_len)) {
             void *value =
                 atomic_load_explicit((_Atomic(void *) *)&slot->value, memory_order_acquire);
             if (value != NULL) {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 // Every block a reader might still be reading (a storage generation, a name)
-// starts with this header, so retiring one never needs an allocation and
-// therefore can never fail half way through a writer operation.
+// carries this link, so retiring one never needs an allocation and therefore
+// can never fail half way through a writer operation.
 typedef struct syr_block {
     struct syr_block *next;
 } syr_block;
@@ -31,25 +31,39 @@ static size_t syr_capacity_for(size_t keys) {
     return capacity;
 }
 
-static syr_block *syr_block_of(const void *payload) {
-    return (syr_block *)payload - 1;
+// A name copy is a syr_block followed by the bytes.
+static syr_block *syr_name_block(const uint8_t *name) {
+    return (syr_block *)name - 1;
 }
 
-static void syr_retire(syr_table *table, void *payload) {
-    syr_block *block = syr_block_of(payload);
+// A storage block is 64-byte aligned and starts with SYR_STORAGE_HEADROOM
+// bytes holding its syr_block; the 32-byte syr_storage header follows, so
+// the slots after it start on a cache line.
+#define SYR_STORAGE_HEADROOM ((size_t)32)
+_Static_assert(sizeof(syr_block) <= SYR_STORAGE_HEADROOM, "the block link fits in the headroom");
+_Static_assert(sizeof(syr_storage) == 32 && sizeof(syr_slot) == 32, "slots are 32 bytes, after a 32-byte header");
+
+static syr_block *syr_storage_block(const syr_storage *storage) {
+    return (syr_block *)((char *)storage - SYR_STORAGE_HEADROOM);
+}
+
+static void syr_retire(syr_table *table, syr_block *block) {
     block->next = (syr_block *)table->retired;
     table->retired = block;
 }
 
 static syr_storage *syr_storage_alloc(size_t capacity, uint64_t hash_mask) {
-    // calloc: every slot starts EMPTY (hash 0) with a NULL value.
-    syr_block *block = calloc(1, sizeof(syr_block) + sizeof(syr_storage) + capacity * sizeof(syr_slot));
-    if (block == NULL) {
+    size_t size = SYR_STORAGE_HEADROOM + sizeof(syr_storage) + capacity * (sizeof(syr_slot) + sizeof(syr_slot_name));
+    void *memory = NULL;
+    if (posix_memalign(&memory, 64, size) != 0) {
         return NULL;
     }
-    syr_storage *storage = (syr_storage *)(block + 1);
+    // Every slot starts EMPTY (hash 0) with a NULL value and no name.
+    memset(memory, 0, size);
+    syr_storage *storage = (syr_storage *)((char *)memory + SYR_STORAGE_HEADROOM);
     storage->mask = capacity - 1;
     storage->hash_mask = hash_mask;
+    storage->names = (syr_slot_name *)&storage->slots[capacity];
     return storage;
 }
 
@@ -75,17 +89,17 @@ static const uint8_t *syr_name_copy(const void *name, size_t name_len, bool *fai
     return copy;
 }
 
-// Finds the full slot holding the key, or NULL.
-static syr_slot *syr_find(syr_storage *storage, uint64_t h, const void *type, const void *signature,
-                          const void *name, size_t name_len) {
+// Finds the index of the full slot holding the key, or returns false.
+static bool syr_find(const syr_storage *storage, uint64_t h, const void *type, const void *signature,
+                     const void *name, size_t name_len, size_t *found) {
     for (size_t index = (size_t)h & storage->mask;; index = (index + 1) & storage->mask) {
-        syr_slot *slot = &storage->slots[index];
-        uint64_t sh = atomic_load_explicit(&slot->hash, memory_order_relaxed);
+        uint64_t sh = atomic_load_explicit((_Atomic(uint64_t) *)&storage->slots[index].hash, memory_order_relaxed);
         if (sh == SYR_SLOT_EMPTY) {
-            return NULL;
+            return false;
         }
-        if (sh == h && syr_slot_matches(slot, type, signature, name, name_len)) {
-            return slot;
+        if (sh == h && syr_slot_matches(storage, index, type, signature, name, name_len)) {
+            *found = index;
+            return true;
         }
     }
 }
@@ -102,8 +116,7 @@ static void syr_place(syr_storage *storage, uint64_t h, const void *type, const 
     syr_slot *slot = &storage->slots[index];
     slot->type = type;
     slot->signature = signature;
-    slot->name = name;
-    slot->name_len = name_len;
+    storage->names[index] = (syr_slot_name){.bytes = name, .length = name_len};
     atomic_store_explicit(&slot->value, value, memory_order_relaxed);
     // Publishes every field above to readers that acquire-load the hash.
     atomic_store_explicit(&slot->hash, h, memory_order_release);
@@ -122,14 +135,15 @@ static int syr_rebuild(syr_table *table, size_t keys) {
         if (atomic_load_explicit(&slot->hash, memory_order_relaxed) < 2) {
             continue;
         }
-        uint64_t h = syr_key_hash(slot->type, slot->signature, slot->name, slot->name_len, fresh->hash_mask);
-        syr_place(fresh, h, slot->type, slot->signature, slot->name, slot->name_len,
+        const syr_slot_name name = old->names[index];
+        uint64_t h = syr_key_hash(slot->type, slot->signature, name.bytes, name.length, fresh->hash_mask);
+        syr_place(fresh, h, slot->type, slot->signature, name.bytes, name.length,
                   atomic_load_explicit(&slot->value, memory_order_relaxed));
     }
     // Readers that already loaded `old` keep probing it safely: it is retired,
     // not freed, and never written again.
     atomic_store_explicit(&table->storage, fresh, memory_order_release);
-    syr_retire(table, old);
+    syr_retire(table, syr_storage_block(old));
     table->used = table->count;
     return 0;
 }
@@ -155,13 +169,13 @@ void syr_table_destroy(syr_table *table) {
     }
     syr_storage *storage = syr_current(table);
     for (size_t index = 0; index <= storage->mask; index++) {
-        syr_slot *slot = &storage->slots[index];
         // Names of tombstoned slots were retired on removal and are freed below.
-        if (atomic_load_explicit(&slot->hash, memory_order_relaxed) >= 2 && slot->name != NULL) {
-            free(syr_block_of(slot->name));
+        if (atomic_load_explicit(&storage->slots[index].hash, memory_order_relaxed) >= 2 &&
+            storage->names[index].bytes != NULL) {
+            free(syr_name_block(storage->names[index].bytes));
         }
     }
-    free(syr_block_of(storage));
+    free(syr_storage_block(storage));
     for (syr_block *block = table->retired; block != NULL;) {
         syr_block *next = block->next;
         free(block);
@@ -174,8 +188,9 @@ int syr_table_insert(syr_table *table, const void *type, const void *signature, 
                      size_t name_len, void *value, void **replaced) {
     syr_storage *storage = syr_current(table);
     uint64_t h = syr_key_hash(type, signature, name, name_len, storage->hash_mask);
-    syr_slot *existing = syr_find(storage, h, type, signature, name, name_len);
-    if (existing != NULL) {
+    size_t index;
+    if (syr_find(storage, h, type, signature, name, name_len, &index)) {
+        syr_slot *existing = &storage->slots[index];
         *replaced = atomic_load_explicit(&existing->value, memory_order_relaxed);
         // Readers see either the old or the new value, each fully built.
         atomic_store_explicit(&existing->value, value, memory_order_release);
@@ -189,7 +204,7 @@ int syr_table_insert(syr_table *table, const void *type, const void *signature, 
     if (syr_over_load(table->used + 1, storage->mask + 1)) {
         if (syr_rebuild(table, table->count + 1) != 0) {
             if (copy != NULL) {
-                free(syr_block_of(copy));
+                free(syr_name_block(copy));
             }
             return -1;
         }
@@ -207,17 +222,18 @@ void *syr_table_remove(syr_table *table, const void *type, const void *signature
                        size_t name_len) {
     syr_storage *storage = syr_current(table);
     uint64_t h = syr_key_hash(type, signature, name, name_len, storage->hash_mask);
-    syr_slot *slot = syr_find(storage, h, type, signature, name, name_len);
-    if (slot == NULL) {
+    size_t index;
+    if (!syr_find(storage, h, type, signature, name, name_len, &index)) {
         return NULL;
     }
+    syr_slot *slot = &storage->slots[index];
     void *value = atomic_load_explicit(&slot->value, memory_order_relaxed);
     // Value first: a reader that matched the key before the tombstone lands
     // loads NULL and keeps probing instead of returning a removed value.
     atomic_store_explicit(&slot->value, NULL, memory_order_release);
     atomic_store_explicit(&slot->hash, SYR_SLOT_TOMBSTONE, memory_order_release);
-    if (slot->name != NULL) {
-        syr_retire(table, (void *)slot->name);
+    if (storage->names[index].bytes != NULL) {
+        syr_retire(table, syr_name_block(storage->names[index].bytes));
     }
     table->count -= 1;
     return value;
@@ -231,12 +247,11 @@ int syr_table_clear(syr_table *table) {
     }
     atomic_store_explicit(&table->storage, fresh, memory_order_release);
     for (size_t index = 0; index <= old->mask; index++) {
-        syr_slot *slot = &old->slots[index];
-        if (atomic_load_explicit(&slot->hash, memory_order_relaxed) >= 2 && slot->name != NULL) {
-            syr_retire(table, (void *)slot->name);
+        if (atomic_load_explicit(&old->slots[index].hash, memory_order_relaxed) >= 2 && old->names[index].bytes != NULL) {
+            syr_retire(table, syr_name_block(old->names[index].bytes));
         }
     }
-    syr_retire(table, old);
+    syr_retire(table, syr_storage_block(old));
     table->count = 0;
     table->used = 0;
     return 0;
@@ -290,22 +305,22 @@ bool syr_table_check_invariants(const syr_table *table) {
         if (atomic_load_explicit((_Atomic(void *) *)&slot->value, memory_order_relaxed) == NULL) {
             return false;
         }
-        if ((slot->name == NULL) != (slot->name_len == SYR_NO_NAME)) {
+        const syr_slot_name *name = &storage->names[index];
+        if ((name->bytes == NULL) != (name->length == SYR_NO_NAME)) {
             return false;
         }
-        uint64_t h = syr_key_hash(slot->type, slot->signature, slot->name, slot->name_len, storage->hash_mask);
+        uint64_t h = syr_key_hash(slot->type, slot->signature, name->bytes, name->length, storage->hash_mask);
         if (h != sh) {
             return false;
         }
         // The slot must be reachable from its home without crossing an EMPTY
         // slot, and no earlier slot on the way may hold the same key.
         for (size_t probe = (size_t)h & storage->mask; probe != index; probe = (probe + 1) & storage->mask) {
-            const syr_slot *other = &storage->slots[probe];
-            uint64_t oh = atomic_load_explicit((_Atomic(uint64_t) *)&other->hash, memory_order_relaxed);
+            uint64_t oh = atomic_load_explicit((_Atomic(uint64_t) *)&storage->slots[probe].hash, memory_order_relaxed);
             if (oh == SYR_SLOT_EMPTY) {
                 return false;
             }
-            if (oh == h && syr_slot_matches(other, slot->type, slot->signature, slot->name, slot->name_len)) {
+            if (oh == h && syr_slot_matches(storage, probe, slot->type, slot->signature, name->bytes, name->length)) {
                 return false;
             }
         }

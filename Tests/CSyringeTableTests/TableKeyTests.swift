@@ -67,6 +67,23 @@ struct TableKeyTests {
         #expect(table.invariantsHold)
     }
 
+    // Unnamed lookups skip the name comparison, relying on the hash's bit 0
+    // (named or not); with colliding hashes, only that bit keeps them apart.
+    @Test("An unnamed lookup never finds a named key of the same type and signature", arguments: collisionMasks)
+    func unnamedLookupSkipsNamedKeys(mask: UInt64) {
+        let table = TestTable()
+        table.setHashMask(mask)
+        table.insert(TableKey(type: 1, signature: 5, name: ""), fakeValue(1))
+        table.insert(TableKey(type: 1, signature: 5, name: "n"), fakeValue(2))
+        #expect(table.lookup(TableKey(type: 1, signature: 5)) == nil)
+        #expect(table.remove(TableKey(type: 1, signature: 5)) == nil)
+        #expect(table.insert(TableKey(type: 1, signature: 5), fakeValue(3)) == nil, "a new key, not a replacement")
+        #expect(table.lookup(TableKey(type: 1, signature: 5)) == fakeValue(3))
+        #expect(table.lookup(TableKey(type: 1, signature: 5, name: "")) == fakeValue(1))
+        #expect(table.count == 3)
+        #expect(table.invariantsHold)
+    }
+
     @Test("A key is found through a different buffer holding the same name bytes")
     func nameComparedByContent() {
         let table = TestTable()
