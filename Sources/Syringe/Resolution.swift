@@ -27,9 +27,29 @@ struct Located {
 }
 
 extension Container {
-    /// Finds a key here or in an ancestor. Lock-free. One copy for all types.
-    @usableFromInline
+    /// Finds a key here or in an ancestor. Lock-free.
+    ///
+    /// Inlined only to pick one of two shared, out-of-line lookups: when the
+    /// caller passes no name (nearly always, and usually known at compile
+    /// time) the string handling of named keys is not even called.
+    @inlinable
+    @inline(__always)
     func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer, name: String?) -> Located? {
+        if let name {
+            return locate(type: type, signature: signature, named: name)
+        }
+        return locate(type: type, signature: signature)
+    }
+
+    /// Finds an unnamed key. One copy for all types.
+    @usableFromInline
+    func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> Located? {
+        find(type: type, signature: signature, name: nil, length: KeyName.absent)
+    }
+
+    /// Finds a named key. One copy for all types.
+    @usableFromInline
+    func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer, named name: String) -> Located? {
         let found = KeyName.withBytes(name) { bytes, length in
             find(type: type, signature: signature, name: bytes, length: length)
         }
@@ -46,6 +66,7 @@ extension Container {
         }
     }
 
+    @inline(__always)
     private func find(type: UnsafeRawPointer, signature: UnsafeRawPointer, name: UnsafeRawPointer?, length: Int) -> Located? {
         var container = Unmanaged.passUnretained(self)
         while true {
