@@ -26,8 +26,10 @@ let package = Package(
     targets: [
         // An opaque sink (a C function the optimiser cannot see into).
         .target(name: "CBenchSink"),
+        // The baseline's per-thread slot (Syringe's engine reads a C thread-local too).
+        .target(name: "CBaselineThread"),
         // The pure-Swift baseline: Syringe's design with a Swift Dictionary as the table.
-        .target(name: "SwiftTableContainer"),
+        .target(name: "SwiftTableContainer", dependencies: ["CBaselineThread"]),
         // S7, R and M's 1 000 generated classes (generate-many-types.sh), in two
         // halves that compile in parallel.
         .target(

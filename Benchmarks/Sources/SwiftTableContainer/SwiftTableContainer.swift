@@ -13,12 +13,14 @@
 //     its factory receives the runtime arguments through a raw pointer whose
 //     type the key's signature guarantees;
 //   * a `.shared` instance lives in an `InstanceBox<T>` published through an
-//     atomic pointer, so a resolve that finds it does one acquire load;
-//   * every `.new` resolve fetches the thread's resolution context from
-//     thread-local storage and enters/leaves a frame (cycle detection);
+//     atomic pointer stored right after the definition's kind, so a resolve
+//     that finds it does one acquire load and no kind check;
+//   * every `.new` resolve fetches the thread's resolution context from a C
+//     thread-local slot and enters/leaves a frame in a fixed buffer (cycle
+//     detection), inside the one out-of-line, specialised `resolveSlowly`;
 //   * the hot path is `@inlinable` (specialised in the caller's module) and the
-//     same helpers that Syringe keeps out of line (`current`, `enter`, `leave`,
-//     `createShared`) are out of line here too.
+//     same helpers that Syringe keeps out of line (the nested-frame cycle
+//     check, `createShared`, context creation) are out of line here too.
 // Not offered (so not mirrored): parents, `.graph` and `.weak` scopes,
 // `onResolved` hooks, aliases, diagnostics. The per-thread bookkeeping those
 // features need on every resolve (is this the outermost resolve? is there
@@ -35,6 +37,7 @@
 // (registering traps) and lookups read an immutable snapshot without a lock.
 // The benchmark table reports it as a second column, so the cost of the
 // dictionary itself and the cost of the lock can be told apart.
+import CBaselineThread
 import Synchronization
 
 #if canImport(Glibc)
@@ -104,6 +107,10 @@ class AnyDefinition: @unchecked Sendable {
 
     @usableFromInline
     let kind: Kind
+    /// A retained `InstanceBox<T>` once the `.shared` instance exists; next
+    /// to `kind`, as in Syringe.
+    @usableFromInline
+    let sharedBox = Atomic<UnsafeRawPointer?>(nil)
 
     init(kind: Kind) {
         self.kind = kind
@@ -118,9 +125,6 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 
     @usableFromInline
     let factory: Factory
-    /// A retained `InstanceBox<T>` once the `.shared` instance exists.
-    @usableFromInline
-    let instance = Atomic<UnsafeRawPointer?>(nil)
     /// Held while the `.shared` instance is created.
     let creation = Mutex<Void>(())
 
@@ -130,7 +134,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     }
 
     deinit {
-        if let box = instance.load(ordering: .acquiring) {
+        if let box = sharedBox.load(ordering: .acquiring) {
             Unmanaged<InstanceBox<T>>.fromOpaque(box).release()
         }
     }
@@ -138,7 +142,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     @inlinable
     @inline(__always)
     func sharedInstance() -> T? {
-        guard let box = instance.load(ordering: .acquiring) else {
+        guard let box = sharedBox.load(ordering: .acquiring) else {
             return nil
         }
         return Unmanaged<InstanceBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
@@ -146,7 +150,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 
     func publishShared(_ value: T) {
         let box = Unmanaged.passRetained(InstanceBox(value)).toOpaque()
-        instance.store(UnsafeRawPointer(box), ordering: .releasing)
+        sharedBox.store(UnsafeRawPointer(box), ordering: .releasing)
     }
 }
 
@@ -292,7 +296,7 @@ public final class SwiftTableContainer: @unchecked Sendable {
     @inlinable
     @inline(__always)
     func resolve<T>(_ definition: Unmanaged<Definition<T>>, arguments: UnsafeRawPointer) -> T {
-        if let instance = definition._withUnsafeGuaranteedRef({ $0.kind == .shared ? $0.sharedInstance() : nil }) {
+        if let instance = definition._withUnsafeGuaranteedRef({ $0.sharedInstance() }) {
             return instance
         }
         return resolveSlowly(definition, arguments: arguments)
@@ -303,26 +307,17 @@ public final class SwiftTableContainer: @unchecked Sendable {
     func resolveSlowly<T>(_ definition: Unmanaged<Definition<T>>, arguments: UnsafeRawPointer) -> T {
         definition._withUnsafeGuaranteedRef { definition in
             ResolutionContext.currentUnretained._withUnsafeGuaranteedRef { context in
-                guard context.isIdle else {
-                    return build(definition, arguments: arguments, context: context)
-                }
-                // The outermost resolve on this thread, as in Syringe.
-                let instance = build(definition, arguments: arguments, context: context)
-                if context.hasDeferredWork {
+                // The outermost resolve on this thread, as in Syringe; a `.new`
+                // definition is built right here, as in Syringe.
+                let outermost = context.isIdle
+                let instance = definition.kind == .new
+                    ? construct(definition, arguments: arguments, context: context)
+                    : createShared(definition, arguments: arguments, context: context)
+                if outermost && context.hasDeferredWork {
                     context.finish()
                 }
                 return instance
             }
-        }
-    }
-
-    @inlinable
-    func build<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, context: ResolutionContext) -> T {
-        switch definition.kind {
-        case .new:
-            return construct(definition, arguments: arguments, context: context)
-        case .shared:
-            return createShared(definition, arguments: arguments, context: context)
         }
     }
 
@@ -393,7 +388,7 @@ public struct SwiftTableResolver: Sendable {
 }
 
 /// The resolve in progress on one thread, as Syringe's `ResolutionContext`:
-/// one per thread, in thread-local storage, holding the frames being built.
+/// one per thread, in a C thread-local slot, holding the frames being built.
 ///
 /// Its bookkeeping mirrors Syringe's field for field, including the `.graph`
 /// instances and `onResolved` queue this baseline never fills, so that a
@@ -402,49 +397,74 @@ public struct SwiftTableResolver: Sendable {
 @usableFromInline
 final class ResolutionContext {
     // Thread-confined, as in Syringe: no run-time exclusivity checks.
+    /// The definitions being built, in `frames[0..<depth]`: a fixed buffer, as in Syringe.
+    @usableFromInline
+    let frames = UnsafeMutablePointer<Unmanaged<AnyDefinition>>.allocate(capacity: 256)
+    @usableFromInline
     @exclusivity(unchecked)
-    private var frames: [Unmanaged<AnyDefinition>] = []
+    var depth = 0
     /// Mirrors Syringe's `.graph` instances; always empty here.
     @exclusivity(unchecked)
     private var graph: [(definition: ObjectIdentifier, box: AnyObject)] = []
     /// Mirrors Syringe's queued `onResolved` callbacks; always empty here.
     @exclusivity(unchecked)
     private var pending: [() -> Void] = []
+    @usableFromInline
     @exclusivity(unchecked)
-    private var finishing = false
+    var finishing = false
+    /// True when the outermost resolve left work to do (never, here).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var hasDeferredWork = false
+
+    deinit {
+        frames.deallocate()
+    }
 
     /// This thread's context, unretained (the thread-local slot owns it).
-    @usableFromInline
+    @inlinable
+    @inline(__always)
     static var currentUnretained: Unmanaged<ResolutionContext> {
-        if let raw = pthread_getspecific(contextKey) {
+        if let raw = baseline_thread_get() {
             return Unmanaged<ResolutionContext>.fromOpaque(raw)
         }
+        return makeCurrent()
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func makeCurrent() -> Unmanaged<ResolutionContext> {
         let context = Unmanaged.passRetained(ResolutionContext())
         pthread_setspecific(contextKey, context.toOpaque())
+        baseline_thread_set(context.toOpaque())
         return context
     }
 
     /// True when no resolve is in progress on this thread.
-    @usableFromInline
-    var isIdle: Bool { frames.isEmpty && !finishing }
-
-    /// True when the outermost resolve left work to do (never, here).
-    @usableFromInline
-    var hasDeferredWork: Bool { !pending.isEmpty || !graph.isEmpty }
+    @inlinable
+    var isIdle: Bool { depth == 0 && !finishing }
 
     /// Starts building `definition`; traps on a constructor cycle.
-    @usableFromInline
+    @inlinable
     func enter(_ definition: AnyDefinition) {
-        let identity = Unmanaged.passUnretained(definition).toOpaque()
-        if frames.contains(where: { $0.toOpaque() == identity }) {
-            fatalError("SwiftTableContainer: dependency cycle")
+        if depth > 0 {
+            checkNesting(definition)
         }
-        frames.append(Unmanaged.passUnretained(definition))
+        frames[depth] = Unmanaged.passUnretained(definition)
+        depth += 1
     }
 
     @usableFromInline
+    func checkNesting(_ definition: AnyDefinition) {
+        let identity = Unmanaged.passUnretained(definition).toOpaque()
+        if depth >= 256 || (0..<depth).contains(where: { frames[$0].toOpaque() == identity }) {
+            fatalError("SwiftTableContainer: dependency cycle")
+        }
+    }
+
+    @inlinable
     func leave() {
-        frames.removeLast()
+        depth -= 1
     }
 
     @usableFromInline
@@ -452,6 +472,7 @@ final class ResolutionContext {
         finishing = true
         defer {
             finishing = false
+            hasDeferredWork = false
             pending.removeAll(keepingCapacity: true)
             graph.removeAll(keepingCapacity: true)
         }
@@ -464,6 +485,7 @@ final class ResolutionContext {
 private let contextKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key) { raw in
+        baseline_thread_set(nil)
         #if canImport(Darwin)
         Unmanaged<ResolutionContext>.fromOpaque(raw).release()
         #else
