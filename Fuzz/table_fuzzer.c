@@ -68,7 +68,7 @@ static const fz_name fz_names[FZ_NAMES] = {
     {fz_long_b, FZ_LONG_NAME},
 };
 
-static const uint64_t fz_masks[4] = {UINT64_MAX, 0, 0x3, 0x7};
+static const uint64_t fz_masks[4] = {UINT64_MAX, 0, 0x7, 0xF};
 
 typedef struct {
     const void *type;

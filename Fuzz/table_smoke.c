@@ -134,7 +134,7 @@ static void sm_workout(uint64_t mask, size_t keys) {
     sm_verify(table, generation, "churned");
 
     // Rebuild under a different mask, then back, with names in flight.
-    SM_EXPECT(syr_table_set_hash_mask(table, mask == UINT64_MAX ? 0x3 : UINT64_MAX) == 0, "remask");
+    SM_EXPECT(syr_table_set_hash_mask(table, mask == UINT64_MAX ? 0x7 : UINT64_MAX) == 0, "remask");
     sm_verify(table, generation, "remasked");
     SM_EXPECT(syr_table_set_hash_mask(table, mask) == 0, "mask back");
 

@@ -1,6 +1,9 @@
 // syringe_table.c — the writer side of Syringe's resolution table.
 // The concurrency and ownership contract is in include/syringe_table.h.
 
+// posix_memalign is POSIX, not C11: declare it even under -std=c11.
+#define _POSIX_C_SOURCE 200809L
+
 #include "syringe_table.h"
 
 #include <stdlib.h>

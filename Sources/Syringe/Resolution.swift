@@ -5,9 +5,10 @@
 /// non-generic `locate` (hash, probe, parent chain) and returns an existing
 /// `.shared` instance with one acquire load and no retain but the instance's.
 /// Everything else (scopes, the per-thread context, factories) is in
-/// `resolveSlowly`, specialised for `T` but kept out of line, so that a
-/// program resolving a thousand types does not carry a thousand copies of it
-/// on its hot path.
+/// `resolveSlowly` (which builds `.new` itself) and `build` (the other
+/// scopes), both specialised for `T` but kept out of line, so that a program
+/// resolving a thousand types does not carry a thousand copies of them on its
+/// hot path.
 
 /// Where a key was found: the definition and the container that holds it.
 /// Unretained: the holder is `self` or one of its ancestors (kept alive by
@@ -140,12 +141,16 @@ extension Container {
         }
     }
 
-    /// Every scope but `.new`.
-    @usableFromInline
+    /// Every scope but `.new`, which `resolveSlowly` builds itself. Specialised
+    /// for `T` like `resolveSlowly`, and out of line like it.
+    @inlinable
+    @inline(never)
     func build<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
         try guaranteed(holder) { (holder) throws(ResolutionError) -> T in
             switch definition.kind {
             case .new:
+                // Not reached from `resolveSlowly`, which builds `.new` itself;
+                // built the same way here so that the switch needs no trap.
                 return try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
             case .shared:
                 return try createShared(definition, holder: holder, arguments: arguments, context: context)

@@ -88,6 +88,16 @@ final class ResolutionContext {
     @usableFromInline
     @inline(never)
     static func makeCurrent() -> Unmanaged<ResolutionContext> {
+        // The slot can be empty while the thread still has a context: a
+        // platform may tear thread-locals down before a later thread-exit
+        // destructor resolves, and a program can link two copies of the C
+        // target (each with its own slot). The key is the owner: reuse its
+        // context, so a thread never has two and a resolve in progress is
+        // never lost.
+        if let raw = pthread_getspecific(contextKey) {
+            syr_thread_set(raw)
+            return Unmanaged<ResolutionContext>.fromOpaque(raw)
+        }
         let context = Unmanaged.passRetained(ResolutionContext())
         // The key only runs the destructor, which releases the context when
         // the thread exits; resolves read the C thread-local slot.

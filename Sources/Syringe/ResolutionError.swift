@@ -123,6 +123,26 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+extension ResolutionError: CustomReflectable {
+    /// The public fields, so that `dump(error)` and debuggers show them
+    /// rather than the private storage that holds them.
+    ///
+    /// ```swift
+    /// catch { dump(error) }   // reason, type, name, argumentTypes, path, …
+    /// ```
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "reason": reason as Any,
+            "type": type as Any,
+            "name": name as Any,
+            "argumentTypes": argumentTypes as Any,
+            "path": path as Any,
+            "suggestions": suggestions as Any,
+            "unlistedSuggestions": unlistedSuggestions as Any,
+        ], displayStyle: .struct)
+    }
+}
+
 /// Human-readable names for diagnostics. Never used on a successful resolve.
 enum TypeName {
     /// Longest name or error text quoted in a diagnostic, in Unicode scalars,

@@ -53,7 +53,7 @@ struct TableGrowthTests {
         #expect(table.invariantsHold)
     }
 
-    @Test("Forced collisions: insert, overwrite, remove and lookup ~300 keys", arguments: [0, 0x7, 0x3] as [UInt64])
+    @Test("Forced collisions: insert, overwrite, remove and lookup ~300 keys", arguments: [0, 0xF, 0x7] as [UInt64])
     func collisions(mask: UInt64) {
         let table = TestTable()
         table.setHashMask(mask)

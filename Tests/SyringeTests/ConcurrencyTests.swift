@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSyringeTable
 import Dispatch
 import Synchronization
 import Testing
@@ -183,6 +184,30 @@ struct ConcurrencyTests {
         #expect(probe.sameGraphInstance.withLock { $0 } == true)
         #expect(counter.created == 2, "one .graph instance per top-level resolve")
         #expect(counter.alive == 0)
+    }
+
+    @Test("a resolve that finds the thread-local slot empty keeps using the thread's context")
+    func emptiedSlotKeepsContext() {
+        let c = Container()
+        let counter = Counter()
+        c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        // As when a platform tears thread-locals down before a thread-exit
+        // destructor resolves: the second dependency must still join the
+        // graph of the resolve in progress.
+        c.register(type: ExitPair.self, in: .new) { r in
+            let first: Tracked = try r.resolve()
+            syr_thread_set(nil)
+            return ExitPair(first: first, second: try r.resolve())
+        }
+        let same = Locked<Bool?>(nil)
+        let thread = Thread {
+            let pair = c.resolve(type: ExitPair.self)
+            same.withLock { $0 = pair.first === pair.second }
+        }
+        thread.start()
+        thread.join()
+        #expect(same.withLock { $0 } == true)
+        #expect(counter.created == 1)
     }
 }
 

@@ -16,6 +16,19 @@ struct ErrorTests {
         #expect(failure.description.contains("Animal named \"Lion\""))
     }
 
+    @Test("dump and debuggers show the error's fields, not its storage")
+    func reflection() throws {
+        let c = Container()
+        c.register(type: Animal.self, name: "Cat") { _ in Cat() }
+        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Animal.self, name: "Lion") })
+        let children = Mirror(reflecting: failure).children
+        #expect(children.map(\.label) == ["reason", "type", "name", "argumentTypes", "path", "suggestions", "unlistedSuggestions"])
+        #expect(children.first { $0.label == "name" }?.value as? String? == "Lion")
+        var dumped = ""
+        dump(failure, to: &dumped)
+        #expect(dumped.contains("Lion") && dumped.contains("suggestions") && !dumped.contains("storage"))
+    }
+
     @Test("the path runs from the top-level request to the missing one")
     func pathInError() throws {
         struct ViewModel {}
