@@ -27,10 +27,6 @@ class AnyDefinition: @unchecked Sendable {
     let argumentTypes: [Any.Type]
     /// The definition an alias forwards to.
     let target: AnyDefinition?
-    /// Held while a `.shared` instance is created, and around every use of a
-    /// `.weak` box; nil for the other kinds.
-    @usableFromInline
-    let instanceLock: Lock?
     /// Position in the owner's registration order. Guarded by the owner's writer lock.
     var order = 0
     /// Aliases forwarding here, removed with this definition. Guarded by the
@@ -45,7 +41,6 @@ class AnyDefinition: @unchecked Sendable {
         self.serviceType = serviceType
         self.argumentTypes = argumentTypes
         self.target = target
-        self.instanceLock = kind == .shared || kind == .weak ? Lock() : nil
     }
 
     var scope: Scope {
@@ -119,7 +114,8 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         return Unmanaged<InstanceBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
     }
 
-    /// Publishes a new `.shared` instance. Call with `instanceLock` held.
+    /// Publishes a new `.shared` instance. Call with the definition claimed
+    /// (see `InstanceCreation`).
     @usableFromInline
     func publishShared(_ value: T) {
         let box = Unmanaged.passRetained(InstanceBox(value)).toOpaque()

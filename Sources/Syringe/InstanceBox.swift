@@ -29,8 +29,9 @@ final class InstanceBox<T>: @unchecked Sendable {
 /// that bridges to some other object such as a cached `NSNumber`) is not kept,
 /// and such registrations behave like `.new`.
 ///
-/// A `.weak` definition guards its box with its lock: a weak reference cannot
-/// be replaced while another thread reads it, and the box is reused for every
+/// A `.weak` resolve uses the box only while it holds the definition's claim
+/// (see `InstanceCreation`): a weak reference cannot be replaced while
+/// another thread reads it, and the box is reused for every
 /// generation rather than retired, so a long-running service that recreates
 /// a weak instance forever does not accumulate memory. `@WeakInjected` stores
 /// once, before any read, and needs no lock.

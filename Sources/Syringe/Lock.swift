@@ -8,9 +8,9 @@ import Darwin
 
 /// A plain non-recursive mutex.
 ///
-/// Syringe takes it for writers (registration, removal) and while a shared or
-/// weak instance is first created; a resolve that finds its instance never
-/// touches one. Its storage is heap-allocated once so that the mutex never
+/// Syringe takes it for writers (registration, removal) and for the
+/// bookkeeping of `.shared` and `.weak` instance creation (never while a
+/// factory runs); a resolve that finds its instance never touches one. Its storage is heap-allocated once so that the mutex never
 /// moves, as pthreads requires.
 @usableFromInline
 final class Lock: @unchecked Sendable {
@@ -44,6 +44,11 @@ final class Lock: @unchecked Sendable {
     @usableFromInline
     func unlock() {
         pthread_mutex_unlock(mutex)
+    }
+
+    /// Hands the raw mutex to `body`; for `Condition` only.
+    func withMutex<R>(_ body: (UnsafeMutablePointer<pthread_mutex_t>) -> R) -> R {
+        body(mutex)
     }
 
     @usableFromInline

@@ -203,8 +203,8 @@ extension Container {
     /// per instance generation.
     @usableFromInline
     func createShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
-        // The cycle check comes before the lock: re-entering our own
-        // non-recursive lock would deadlock instead of reporting the cycle.
+        // The cycle check comes before the claim: waiting for our own claim
+        // would never end instead of reporting the cycle.
         try context.enter(definition)
         defer { context.leave() }
         try InstanceCreation.acquire(definition, context: context)

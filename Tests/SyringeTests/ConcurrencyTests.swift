@@ -102,6 +102,41 @@ struct ConcurrencyTests {
         slow.join()
     }
 
+    @Test("a thread waiting for a shared instance keeps waiting when another one is created meanwhile")
+    func waiterIgnoresOtherCreations() {
+        let c = Container()
+        let counter = Counter()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        c.register(type: Tracked.self, name: "slow") { _ in
+            entered.signal()
+            release.wait()
+            release.signal()  // a latch: a second run (the bug) must not hang
+            return Tracked(counter)
+        }
+        c.register(type: Int.self) { _ in 7 }
+        let seen = Locked<Set<ObjectIdentifier>>([])
+        let resolveSlow = {
+            let instance = c.resolve(type: Tracked.self, name: "slow")
+            seen.withLock { _ = $0.insert(ObjectIdentifier(instance)) }
+        }
+        let creator = Thread(resolveSlow)
+        creator.start()
+        entered.wait()
+        let waiter = Thread(resolveSlow)
+        waiter.start()
+        usleep(20_000)  // let the waiter start waiting for the creator's claim
+        // Creating another instance wakes every waiter; this one must see
+        // that its instance is still claimed and go back to waiting.
+        #expect(c.resolve(type: Int.self) == 7)
+        usleep(20_000)
+        release.signal()
+        creator.join()
+        waiter.join()
+        #expect(counter.created == 1)
+        #expect(seen.withLock { $0.count } == 1)
+    }
+
     @Test("a shared cycle across two threads is reported, not a deadlock")
     func crossThreadCycle() {
         final class A: @unchecked Sendable {}
