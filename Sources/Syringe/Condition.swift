@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A condition variable used with a `Lock`: a thread waits, with the lock
-/// held, until another thread that changed what it waits for broadcasts.
+/// held, until another thread that changed what it waits for signals.
 /// Its storage is heap-allocated once so that it never moves, as pthreads
 /// requires.
 final class Condition: @unchecked Sendable {
@@ -26,15 +26,15 @@ final class Condition: @unchecked Sendable {
         condition.deallocate()
     }
 
-    /// Releases `lock` (which the caller holds), sleeps until a broadcast or a
+    /// Releases `lock` (which the caller holds), sleeps until a signal or a
     /// spurious wake-up, and takes `lock` again: check the awaited state in a loop.
     func wait(releasing lock: Lock) {
         let status = lock.withMutex { pthread_cond_wait(condition, $0) }
         precondition(status == 0, "pthread_cond_wait failed: \(status)")
     }
 
-    /// Wakes every waiting thread.
-    func broadcast() {
-        pthread_cond_broadcast(condition)
+    /// Wakes a waiting thread.
+    func signal() {
+        pthread_cond_signal(condition)
     }
 }

@@ -2,8 +2,9 @@ import Synchronization
 
 /// The type-erased part of a registration, shared by every `Definition<T>`.
 ///
-/// Definitions are immutable once published in a table, except for the
-/// atomics and locks they own. A definition that is replaced or removed is
+/// Definitions are immutable once published in a table, except for their
+/// atomics (and the `.weak` box, used only under the definition's claim, see
+/// `InstanceCreation`). A definition that is replaced or removed is
 /// retired by its container, never freed while the container lives, because a
 /// lock-free reader may still hold it.
 @usableFromInline

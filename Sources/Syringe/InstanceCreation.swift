@@ -2,15 +2,17 @@
 /// created by one thread at a time, with detection of cycles that span
 /// threads.
 ///
-/// A thread *claims* a definition before building its instance and releases
-/// the claim afterwards; a thread that finds the definition claimed by
-/// another waits for the release. Claims are entries in a table behind one
+/// A thread *claims* a definition before building its instance (or, for
+/// `.weak`, before reading its weak reference) and releases the claim
+/// afterwards; a thread that finds the definition claimed by another waits
+/// until that claim is released. Claims are entries in a table behind one
 /// process-wide lock, not a mutex per definition: the lock is held only to
 /// read and update the table, never while a factory runs, and a registration
 /// carries no lock of its own (that saved 80 bytes per `.shared` and `.weak`
-/// registration). Creation is rare (once per instance generation for
-/// `.shared`), so waiters share one condition and re-check after every
-/// release. A resolve that finds a shared instance never comes here.
+/// registration). A waiting thread sleeps on a condition of its own, which a
+/// release signals only if the thread waits for that definition: the
+/// frequent releases of `.weak` resolves wake nobody else. A resolve that
+/// finds a shared instance never comes here.
 ///
 /// One thread cannot wait for itself: `ResolutionContext.enter` reports the
 /// cycle before the claim. Two threads can: thread 1 creates shared `A`
@@ -21,13 +23,19 @@
 /// instead.
 @usableFromInline
 enum InstanceCreation {
+    /// A thread waiting for a claim: the definition, and the condition the
+    /// release of that definition's claim signals.
+    private struct Waiter {
+        let definition: ObjectIdentifier
+        let wake: Condition
+    }
+
     private final class Claims: @unchecked Sendable {
         let lock = Lock()
-        let released = Condition()
         /// definition → context (thread) that claimed it
         var owners: [ObjectIdentifier: ObjectIdentifier] = [:]
-        /// context (thread) → definition it waits to claim
-        var waiting: [ObjectIdentifier: ObjectIdentifier] = [:]
+        /// context (thread) → what it waits for
+        var waiting: [ObjectIdentifier: Waiter] = [:]
     }
 
     private static let claims = Claims()
@@ -37,8 +45,15 @@ enum InstanceCreation {
     /// through others, for this one.
     @usableFromInline
     static func acquire(_ definition: AnyDefinition, context: ResolutionContext) throws(ResolutionError) {
-        let me = ObjectIdentifier(context)
-        let wanted = ObjectIdentifier(definition)
+        guard claim(ObjectIdentifier(definition), for: ObjectIdentifier(context)) else {
+            // Built after the lock is released: the path can be long.
+            // `definition` is this thread's innermost frame already.
+            throw definition.error(.cycle, path: context.pathText(appending: "(held by a thread that waits for this one)"))
+        }
+    }
+
+    /// Waits for and takes the claim; false when waiting would close a cycle.
+    private static func claim(_ wanted: ObjectIdentifier, for me: ObjectIdentifier) -> Bool {
         claims.lock.lock()
         defer { claims.lock.unlock() }
         while let holder = claims.owners[wanted] {
@@ -46,24 +61,30 @@ enum InstanceCreation {
             while let current = owner {
                 if current == me {
                     claims.waiting[me] = nil
-                    // `definition` is this thread's innermost frame already.
-                    throw definition.error(.cycle, path: context.pathText(appending: "(held by a thread that waits for this one)"))
+                    return false
                 }
-                owner = claims.waiting[current].flatMap { claims.owners[$0] }
+                owner = claims.waiting[current].flatMap { claims.owners[$0.definition] }
             }
-            claims.waiting[me] = wanted
-            claims.released.wait(releasing: claims.lock)
+            let wake = claims.waiting[me]?.wake ?? Condition()
+            claims.waiting[me] = Waiter(definition: wanted, wake: wake)
+            // Woken by the release of `wanted`, or spuriously: check again.
+            wake.wait(releasing: claims.lock)
         }
         claims.waiting[me] = nil
         claims.owners[wanted] = me
+        return true
     }
 
-    /// Releases this thread's claim on `definition` and wakes the waiters.
+    /// Releases this thread's claim on `definition` and wakes the threads
+    /// waiting for it.
     @usableFromInline
     static func release(_ definition: AnyDefinition) {
+        let released = ObjectIdentifier(definition)
         claims.lock.withLock {
-            claims.owners[ObjectIdentifier(definition)] = nil
+            claims.owners[released] = nil
+            for waiter in claims.waiting.values where waiter.definition == released {
+                waiter.wake.signal()
+            }
         }
-        claims.released.broadcast()
     }
 }

@@ -8,9 +8,11 @@ import Darwin
 
 /// A plain non-recursive mutex.
 ///
-/// Syringe takes it for writers (registration, removal) and for the
-/// bookkeeping of `.shared` and `.weak` instance creation (never while a
-/// factory runs); a resolve that finds its instance never touches one. Its storage is heap-allocated once so that the mutex never
+/// Syringe takes it for writers (registration, removal) and for the claims
+/// of `InstanceCreation` (never while a factory runs): when a `.shared`
+/// instance is created and on every `.weak` resolve. A resolve of an
+/// existing `.shared` instance, and every `.new` and `.graph` resolve, never
+/// touches one. Its storage is heap-allocated once so that the mutex never
 /// moves, as pthreads requires.
 @usableFromInline
 final class Lock: @unchecked Sendable {

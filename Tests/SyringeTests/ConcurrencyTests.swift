@@ -126,8 +126,8 @@ struct ConcurrencyTests {
         let waiter = Thread(resolveSlow)
         waiter.start()
         usleep(20_000)  // let the waiter start waiting for the creator's claim
-        // Creating another instance wakes every waiter; this one must see
-        // that its instance is still claimed and go back to waiting.
+        // Creating another instance releases another claim: this waiter must
+        // not take its own claim early (and build a second instance).
         #expect(c.resolve(type: Int.self) == 7)
         usleep(20_000)
         release.signal()
