@@ -121,18 +121,14 @@ struct ArgumentTests {
 
     @Test("a registration with arguments is new even inside one object graph")
     func newInsideGraph() throws {
-        final class Pair {
-            let left: Tracked, right: Tracked
-            init(left: Tracked, right: Tracked) { self.left = left; self.right = right }
-        }
         let c = Container()
         let counter = Counter()
         c.register(type: Tracked.self) { (_: Resolver, _: String) in Tracked(counter) }
-        c.register(type: Pair.self, in: .new) { r in
-            Pair(left: try r.resolve(arguments: "x"), right: try r.resolve(arguments: "x"))
+        c.register(type: Pair<Tracked>.self, in: .new) { r in
+            Pair(first: try r.resolve(arguments: "x"), second: try r.resolve(arguments: "x"))
         }
-        let pair = try c.tryResolve(type: Pair.self)
-        #expect(pair.left !== pair.right)
+        let pair = try c.tryResolve(type: Pair<Tracked>.self)
+        #expect(pair.first !== pair.second)
         #expect(counter.created == 2)
     }
 

@@ -124,16 +124,12 @@ struct AutoregistrationTests {
 
     @Test(".graph autoregistration is shared within one object graph")
     func graphWithinGraph() throws {
-        final class Pair {
-            let left: Dependency, right: Dependency
-            init(left: Dependency, right: Dependency) { self.left = left; self.right = right }
-        }
         let c = Container()
         c.register(type: Manager.self, in: .new) { _ in Manager() }
         c.autoregister(type: Dependency.self, in: .graph, initializer: Dependency.init)
-        c.autoregister(type: Pair.self, in: .new, initializer: Pair.init)
-        let pair = try c.tryResolve(type: Pair.self)
-        #expect(pair.left === pair.right)
+        c.autoregister(type: Pair<Dependency>.self, in: .new, initializer: Pair.init)
+        let pair = try c.tryResolve(type: Pair<Dependency>.self)
+        #expect(pair.first === pair.second)
     }
 
     @Test("a missing dependency names its type and the path to it",

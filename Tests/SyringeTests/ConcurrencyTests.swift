@@ -186,7 +186,7 @@ struct ConcurrencyTests {
         let c = Container()
         let counter = Counter()
         c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
-        c.register(type: ExitPair.self, in: .new) { r in ExitPair(first: try r.resolve(), second: try r.resolve()) }
+        c.register(type: Pair<Tracked>.self, in: .new) { r in Pair(first: try r.resolve(), second: try r.resolve()) }
         var key = pthread_key_t()
         // Destructors run in rounds while any slot is still set. Ours sets
         // itself again in the first round and resolves in the second, so it
@@ -205,12 +205,12 @@ struct ConcurrencyTests {
                 return
             }
             let owned = probe.takeRetainedValue()
-            let pair = owned.container.resolve(type: ExitPair.self)
+            let pair = owned.container.resolve(type: Pair<Tracked>.self)
             owned.sameGraphInstance.withLock { $0 = pair.first === pair.second }
         }
         let probe = ExitProbe(container: c, key: key)
         let thread = Thread {
-            _ = c.resolve(type: ExitPair.self)  // this thread's context exists first
+            _ = c.resolve(type: Pair<Tracked>.self)  // this thread's context exists first
             pthread_setspecific(key, Unmanaged.passRetained(probe).toOpaque())
         }
         thread.start()
@@ -229,30 +229,20 @@ struct ConcurrencyTests {
         // As when a platform tears thread-locals down before a thread-exit
         // destructor resolves: the second dependency must still join the
         // graph of the resolve in progress.
-        c.register(type: ExitPair.self, in: .new) { r in
+        c.register(type: Pair<Tracked>.self, in: .new) { r in
             let first: Tracked = try r.resolve()
             syr_thread_set(nil)
-            return ExitPair(first: first, second: try r.resolve())
+            return Pair(first: first, second: try r.resolve())
         }
         let same = Locked<Bool?>(nil)
         let thread = Thread {
-            let pair = c.resolve(type: ExitPair.self)
+            let pair = c.resolve(type: Pair<Tracked>.self)
             same.withLock { $0 = pair.first === pair.second }
         }
         thread.start()
         thread.join()
         #expect(same.withLock { $0 } == true)
         #expect(counter.created == 1)
-    }
-}
-
-/// Two `.graph` dependencies of one resolve.
-final class ExitPair: Sendable {
-    let first: Tracked
-    let second: Tracked
-    init(first: Tracked, second: Tracked) {
-        self.first = first
-        self.second = second
     }
 }
 

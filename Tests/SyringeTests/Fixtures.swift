@@ -79,6 +79,20 @@ final class Tracked: Sendable {
     }
 }
 
+/// Two dependencies resolved by one factory, to tell one shared instance
+/// (`.graph` within a resolve) from two separate ones.
+final class Pair<Element: AnyObject> {
+    let first: Element
+    let second: Element
+
+    init(first: Element, second: Element) {
+        self.first = first
+        self.second = second
+    }
+}
+
+extension Pair: Sendable where Element: Sendable {}
+
 struct Failure: Error, Equatable {
     let code: Int
 }

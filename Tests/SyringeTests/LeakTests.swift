@@ -138,21 +138,12 @@ struct LeakTests {
         _ = weakInstance
     }
 
-    @Test("a container and everything it created are freed after a workload with every feature")
-    func everythingFreed() throws {
+    @Test("a container and everything it created are freed after a workload with every feature, with and without aliases",
+          arguments: [true, false])
+    func everythingFreed(aliases: Bool) throws {
         let counter = Counter()
         let watch = LeakWatch()
-        try Self.workload(counter: counter, aliases: true, watch: watch)
-        #expect(counter.created > 0)
-        #expect(watch.survivors.isEmpty, "still alive: \(watch.survivors)")
-        #expect(counter.alive == 0, "\(counter.alive) of \(counter.created) instances outlived the container")
-    }
-
-    @Test("the same workload without aliases frees everything")
-    func everythingFreedWithoutAliases() throws {
-        let counter = Counter()
-        let watch = LeakWatch()
-        try Self.workload(counter: counter, aliases: false, watch: watch)
+        try Self.workload(counter: counter, aliases: aliases, watch: watch)
         #expect(counter.created > 0)
         #expect(watch.survivors.isEmpty, "still alive: \(watch.survivors)")
         #expect(counter.alive == 0, "\(counter.alive) of \(counter.created) instances outlived the container")

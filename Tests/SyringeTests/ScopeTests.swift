@@ -25,18 +25,14 @@ struct ScopeTests {
 
     @Test(".graph shares within one top-level resolve, not across them")
     func graphScope() {
-        final class Pair {
-            let left: Tracked, right: Tracked
-            init(left: Tracked, right: Tracked) { self.left = left; self.right = right }
-        }
         let c = Container()
         let counter = Counter()
         c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
-        c.register(type: Pair.self, in: .new) { r in Pair(left: try r.resolve(), right: try r.resolve()) }
-        let first = c.resolve(type: Pair.self)
-        let second = c.resolve(type: Pair.self)
-        #expect(first.left === first.right)
-        #expect(first.left !== second.left)
+        c.register(type: Pair<Tracked>.self, in: .new) { r in Pair(first: try r.resolve(), second: try r.resolve()) }
+        let first = c.resolve(type: Pair<Tracked>.self)
+        let second = c.resolve(type: Pair<Tracked>.self)
+        #expect(first.first === first.second)
+        #expect(first.first !== second.first)
         #expect(counter.created == 2)
     }
 

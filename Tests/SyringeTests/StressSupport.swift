@@ -138,17 +138,6 @@ final class StressOther: Sendable {
     }
 }
 
-/// A `.new` composite of two `.graph` instances: within one resolve they must be the same.
-final class StressPair: Sendable {
-    let first: StressInstance
-    let second: StressInstance
-
-    init(first: StressInstance, second: StressInstance) {
-        self.first = first
-        self.second = second
-    }
-}
-
 /// Counts factory runs per registration (key and version), and how many of
 /// them ran at the same time, for `.shared` and `.weak` factories which must
 /// never run twice at once.

@@ -35,7 +35,7 @@ struct StressTests {
     }
 
     /// Registers `key` as `version`: a `StressInstance` in the key's scope
-    /// (for `.graph`, plus a `.new` `StressPair` of two of them) and a `.new`
+    /// (for `.graph`, plus a `.new` `Pair` of two of them) and a `.new`
     /// `StressOther` under the same name.
     /// Returns the `StressInstance` registration, for `onResolved`.
     @discardableResult
@@ -65,8 +65,8 @@ struct StressTests {
             registration = c.register(type: StressInstance.self, name: name, in: .graph) { _ in
                 StressInstance(key: name, version: version, counter: counter)
             }
-            c.register(type: StressPair.self, name: name, in: .new) { r in
-                StressPair(first: try r.resolve(name: name), second: try r.resolve(name: name))
+            c.register(type: Pair<StressInstance>.self, name: name, in: .new) { r in
+                Pair(first: try r.resolve(name: name), second: try r.resolve(name: name))
             }
         }
         c.register(type: StressOther.self, name: name, in: .new) { _ in
@@ -77,7 +77,7 @@ struct StressTests {
 
     static func remove(_ key: Key, from c: Container) {
         c.remove(type: StressInstance.self, name: key.name)  // and its alias
-        c.remove(type: StressPair.self, name: key.name)
+        c.remove(type: Pair<StressInstance>.self, name: key.name)
         c.remove(type: StressOther.self, name: key.name)
     }
 
@@ -207,7 +207,7 @@ struct StressTests {
                         heldWeak[index] = rng.below(4) == 0 ? nil : instance
                     }
                 case .graph:
-                    let pair = try c.tryResolve(type: StressPair.self, name: key.name)
+                    let pair = try c.tryResolve(type: Pair<StressInstance>.self, name: key.name)
                     for part in [pair.first, pair.second] {
                         if let problem = problem(part, for: key) { failures.record(problem) }
                     }
@@ -544,12 +544,12 @@ struct StressTests {
                 StressInstance(key: "dep", version: 1, owner: 0, counter: counter)
             }
             // `.new`: resolves "dep" from the container that was asked.
-            parent.register(type: StressPair.self, name: "composite", in: .new) { r in
-                StressPair(first: try r.resolve(name: "dep"), second: try r.resolve(name: "dep"))
+            parent.register(type: Pair<StressInstance>.self, name: "composite", in: .new) { r in
+                Pair(first: try r.resolve(name: "dep"), second: try r.resolve(name: "dep"))
             }
             // `.shared`: resolves "dep" from the parent, whoever asks.
-            parent.register(type: StressPair.self, name: "singleton") { r in
-                StressPair(first: try r.resolve(name: "dep"), second: try r.resolve(name: "dep"))
+            parent.register(type: Pair<StressInstance>.self, name: "singleton") { r in
+                Pair(first: try r.resolve(name: "dep"), second: try r.resolve(name: "dep"))
             }
             let stop = StressFlag()
             runThreads(5) { thread in
@@ -596,11 +596,11 @@ struct StressTests {
                         if own.owner != id || own !== direct {
                             failures.record("own: owner \(own.owner), expected \(id), or not shared")
                         }
-                        let composite = try through.tryResolve(type: StressPair.self, name: "composite")
+                        let composite = try through.tryResolve(type: Pair<StressInstance>.self, name: "composite")
                         if composite.first.owner != id || composite.first !== composite.second {
                             failures.record("composite through child \(id): owner \(composite.first.owner)")
                         }
-                        let singleton = try through.tryResolve(type: StressPair.self, name: "singleton")
+                        let singleton = try through.tryResolve(type: Pair<StressInstance>.self, name: "singleton")
                         if singleton.first.owner != 0 || singleton.first !== singleton.second {
                             failures.record("singleton captured child \(singleton.first.owner)'s dependency")
                         }
