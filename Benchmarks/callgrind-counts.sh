@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Instructions per operation of each resolve scenario, counted by callgrind.
+#
+# Wall-clock time on a shared VM varies by 1.5x between runs of one binary;
+# callgrind's instruction counts do not, so they are what proves that a change
+# did not make a resolve slower. Only the timed loops (`loopS…`) are counted.
+#
+#   bash Benchmarks/callgrind-counts.sh                    # S1–S7, Syringe's column
+#   bash Benchmarks/callgrind-counts.sh S1 S5              # some scenarios
+#   CONTENDER=swift-frozen bash Benchmarks/callgrind-counts.sh
+#   BINARY=/path/to/benchmarks bash Benchmarks/callgrind-counts.sh   # another build
+#
+# Prints one line per scenario: its id and instructions per operation (S6: per
+# operation of one thread, as its two threads run S2's loop). Needs valgrind.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+contender="${CONTENDER:-syringe}"
+ops=100000
+scenarios=("$@")
+if (( ${#scenarios[@]} == 0 )); then
+    scenarios=(S1 S2 S3 S4 S5 S6 S7)
+fi
+
+binary="${BINARY:-}"
+if [[ -z "$binary" ]]; then
+    swift build -c release --package-path "$here" --product benchmarks >&2
+    binary="$(swift build -c release --package-path "$here" --show-bin-path)/benchmarks"
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# valgrind 3.19 cannot read the DWARF 5 that Swift emits: strip it; symbols stay.
+objcopy --strip-debug "$binary" "$work/benchmarks"
+
+for scenario in "${scenarios[@]}"; do
+    loop="$scenario" threads=1
+    if [[ "$scenario" == S6 ]]; then loop=S2 threads=2; fi
+    valgrind --tool=callgrind --toggle-collect="*loop${loop}*" \
+        --callgrind-out-file="$work/$scenario.out" \
+        "$work/benchmarks" --filter "$scenario" --contender "$contender" --reps 1 --ops "$ops" \
+        >/dev/null 2>"$work/$scenario.log"
+    total="$(sed -n 's/^summary: //p' "$work/$scenario.out")"
+    # One warm-up of ops/5 plus one repetition of ops, on each thread.
+    awk -v id="$scenario" -v total="$total" -v ops="$ops" -v threads="$threads" \
+        'BEGIN { printf "%-3s %8.1f instructions/op\n", id, total / (ops * 1.2 * threads) }'
+done
