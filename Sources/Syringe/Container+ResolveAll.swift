@@ -51,7 +51,7 @@ extension Container {
         var instances: [T] = []
         instances.reserveCapacity(found.count)
         for (definition, holder) in found {
-            instances.append(try resolve(definition, holder: holder, arguments: Container.noArguments))
+            instances.append(try produce(Located(definition, in: holder), as: T.self, arguments: Container.noArguments))
         }
         return instances
     }

@@ -26,8 +26,6 @@ class AnyDefinition: @unchecked Sendable {
     let key: DefinitionKey
     let serviceType: Any.Type
     let argumentTypes: [Any.Type]
-    /// The definition an alias forwards to.
-    let target: AnyDefinition?
     /// Position in the owner's registration order. Guarded by the owner's writer lock.
     var order = 0
     /// Aliases forwarding here, removed with this definition. Guarded by the
@@ -36,21 +34,11 @@ class AnyDefinition: @unchecked Sendable {
     /// as the container, so a strong list would only make a cycle.
     var aliases: [Unmanaged<AnyDefinition>] = []
 
-    init(kind: Kind, key: DefinitionKey, serviceType: Any.Type, argumentTypes: [Any.Type], target: AnyDefinition?) {
+    init(kind: Kind, key: DefinitionKey, serviceType: Any.Type, argumentTypes: [Any.Type]) {
         self.kind = kind
         self.key = key
         self.serviceType = serviceType
         self.argumentTypes = argumentTypes
-        self.target = target
-    }
-
-    var scope: Scope {
-        switch kind {
-        case .new, .forward: .new
-        case .shared: .shared
-        case .graph: .graph
-        case .weak: .weak
-        }
     }
 
     /// This definition as a path step prints it: `Animal["Cat"]`, `Endpoint(String, Int)`.
@@ -89,10 +77,10 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     let weakBox: WeakInstanceBox<T>?
 
     @usableFromInline
-    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], target: AnyDefinition? = nil, factory: @escaping Factory) {
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory) {
         self.factory = factory
         self.weakBox = kind == .weak ? WeakInstanceBox<T>() : nil
-        super.init(kind: kind, key: key, serviceType: T.self, argumentTypes: argumentTypes, target: target)
+        super.init(kind: kind, key: key, serviceType: T.self, argumentTypes: argumentTypes)
     }
 
     deinit {
@@ -115,13 +103,25 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         return Unmanaged<InstanceBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
     }
 
-    /// Publishes a new `.shared` instance. Call with the definition claimed
-    /// (see `InstanceCreation`).
+    /// Publishes a new `.shared` instance and returns its box. Call with the
+    /// definition claimed (see `InstanceCreation`).
     @usableFromInline
-    func publishShared(_ value: T) {
-        let box = Unmanaged.passRetained(InstanceBox(value)).toOpaque()
+    func publishShared(_ value: T) -> UnsafeRawPointer {
+        let box = UnsafeRawPointer(Unmanaged.passRetained(InstanceBox(value)).toOpaque())
         // Release: the box's `value` is visible to every acquire load that sees the pointer.
-        sharedBox.store(UnsafeRawPointer(box), ordering: .releasing)
+        sharedBox.store(box, ordering: .releasing)
+        return box
+    }
+
+    /// Takes back the instance in `box` if it is still the published one
+    /// (`releaseSharedInstances` may have dropped it since). Returns the box
+    /// to retire: readers may still be reading it.
+    @usableFromInline
+    func retractShared(_ box: UnsafeRawPointer) -> AnyObject? {
+        guard sharedBox.compareExchange(expected: box, desired: nil, ordering: .acquiringAndReleasing).exchanged else {
+            return nil
+        }
+        return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeRetainedValue()
     }
 
     override func takeSharedInstance() -> AnyObject? {

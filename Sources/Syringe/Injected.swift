@@ -1,8 +1,8 @@
 /// A property resolved when its owner is initialised.
 ///
 /// Resolves from `Container.shared` unless a container is given. If the
-/// resolve fails, the program stops with the full `ResolutionError` text and
-/// the type that owns the property.
+/// resolve fails, the program stops with the full `ResolutionError` text, the
+/// property's name and where it is declared.
 ///
 /// ```swift
 /// final class Screen {
@@ -16,21 +16,15 @@ public struct Injected<T> {
     public let wrappedValue: T
 
     /// Resolves `T` (named `name`) from `container`, or from `Container.shared`.
-    /// - Parameter owner: Filled in by the compiler with the owning type's name.
-    public init(name: String? = nil, from container: Container? = nil, owner: String = #function) {
-        wrappedValue = InjectionFailure.resolve(T.self, name: name, from: container ?? Container.shared, owner: owner)
+    /// - Parameters:
+    ///   - property: Filled in by the compiler with the property's name.
+    ///   - file: Filled in by the compiler with the file that declares the property.
+    ///   - line: Filled in by the compiler with the line that declares the property.
+    public init(name: String? = nil, from container: Container? = nil,
+                property: String = #function, file: StaticString = #fileID, line: UInt = #line) {
+        wrappedValue = InjectionFailure.resolve(T.self, name: name, from: container ?? Container.shared,
+                                                at: InjectionSite(property: property, file: file, line: line))
     }
 }
 
 extension Injected: Sendable where T: Sendable {}
-
-/// What the property wrappers do when a resolve fails.
-enum InjectionFailure {
-    static func resolve<T>(_ type: T.Type, name: String?, from container: Container, owner: String) -> T {
-        do {
-            return try container.tryResolve(type: type, name: name)
-        } catch {
-            fatalError("Syringe: cannot inject a \(TypeName.of(T.self)) property of \(owner).\n\(error.description)")
-        }
-    }
-}

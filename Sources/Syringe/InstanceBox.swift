@@ -60,6 +60,22 @@ final class WeakInstanceBox<T>: @unchecked Sendable {
         return withExtendedLifetime(alive) { bytes.load(as: T.self) }
     }
 
+    /// The object the box refers to, if it still lives. Never concurrently
+    /// with `store` or `forget`.
+    @usableFromInline
+    var storedObject: ObjectIdentifier? {
+        object.map(ObjectIdentifier.init)
+    }
+
+    /// Drops the reference if it is still to `created`, so that the next
+    /// resolve creates a new instance. Never concurrently with `load` or `store`.
+    @usableFromInline
+    func forget(ifHolding created: ObjectIdentifier) {
+        if let current = object, ObjectIdentifier(current) == created {
+            object = nil
+        }
+    }
+
     /// Remembers `value` weakly if it is a reference to a class instance.
     /// Never concurrently with `load` or another `store`.
     @usableFromInline

@@ -1,11 +1,21 @@
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A property resolved on first access, once, even if several threads access
 /// it first at the same time.
 ///
 /// The container is chosen when the owner is initialised (`Container.shared`
 /// unless one is given); the resolve happens on first access. A failing
-/// resolve stops the program with the full diagnostic and the owner type.
+/// resolve stops the program with the full diagnostic, the property's name
+/// and where it is declared. So does a dependency cycle through the property
+/// (its own resolve reading it again), instead of hanging.
 ///
 /// ```swift
 /// final class Screen {
@@ -18,9 +28,14 @@ public struct LazyInjected<T>: @unchecked Sendable {
 
     /// Prepares to resolve `T` (named `name`) from `container`, or from
     /// `Container.shared`, on first access.
-    /// - Parameter owner: Filled in by the compiler with the owning type's name.
-    public init(name: String? = nil, from container: Container? = nil, owner: String = #function) {
-        storage = LazyInjection(name: name, container: container ?? Container.shared, owner: owner)
+    /// - Parameters:
+    ///   - property: Filled in by the compiler with the property's name.
+    ///   - file: Filled in by the compiler with the file that declares the property.
+    ///   - line: Filled in by the compiler with the line that declares the property.
+    public init(name: String? = nil, from container: Container? = nil,
+                property: String = #function, file: StaticString = #fileID, line: UInt = #line) {
+        storage = LazyInjection(name: name, container: container ?? Container.shared,
+                                site: InjectionSite(property: property, file: file, line: line))
     }
 
     /// The instance, resolved on first access.
@@ -34,16 +49,20 @@ public struct LazyInjected<T>: @unchecked Sendable {
 private final class LazyInjection<T>: @unchecked Sendable {
     private let name: String?
     private let container: Container
-    private let owner: String
-    private let lock = Lock()
+    private let site: InjectionSite
     /// A retained `InstanceBox<T>` once resolved; published with release order
     /// so a reader that loads it sees the instance without taking the lock.
     private let instance = Atomic<UnsafeRawPointer?>(nil)
+    private let lock = Lock()
+    /// Signalled when a resolve in progress ends.
+    private let resolved = Condition()
+    /// The thread resolving the property right now. Guarded by `lock`.
+    private var resolvingThread: pthread_t?
 
-    init(name: String?, container: Container, owner: String) {
+    init(name: String?, container: Container, site: InjectionSite) {
         self.name = name
         self.container = container
-        self.owner = owner
+        self.site = site
     }
 
     deinit {
@@ -56,13 +75,46 @@ private final class LazyInjection<T>: @unchecked Sendable {
         if let box = instance.load(ordering: .acquiring) {
             return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeUnretainedValue().value
         }
-        return lock.withLock {
-            if let box = instance.load(ordering: .acquiring) {
-                return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeUnretainedValue().value
+        return resolveOnce()
+    }
+
+    /// Resolves without holding the lock, so that a factory that reads this
+    /// property again (a cycle) is reported instead of locking the lock its
+    /// own thread holds; other threads wait for the one resolve in progress.
+    private func resolveOnce() -> T {
+        let me = pthread_self()
+        lock.lock()
+        while instance.load(ordering: .acquiring) == nil {
+            guard let resolving = resolvingThread else {
+                resolvingThread = me
+                lock.unlock()
+                return resolveAndPublish()
             }
-            let value = InjectionFailure.resolve(T.self, name: name, from: container, owner: owner)
-            instance.store(UnsafeRawPointer(Unmanaged.passRetained(InstanceBox(value)).toOpaque()), ordering: .releasing)
-            return value
+            if pthread_equal(resolving, me) != 0 {
+                lock.unlock()
+                InjectionFailure.stop(cycleError(), type: T.self, at: site)
+            }
+            resolved.wait(releasing: lock)
         }
+        lock.unlock()
+        return value
+    }
+
+    private func resolveAndPublish() -> T {
+        let value = InjectionFailure.resolve(T.self, name: name, from: container, at: site)
+        lock.withLock {
+            instance.store(UnsafeRawPointer(Unmanaged.passRetained(InstanceBox(value)).toOpaque()), ordering: .releasing)
+            resolvingThread = nil
+        }
+        resolved.broadcast()
+        return value
+    }
+
+    /// The error for a resolve that reads the property it is resolving: its
+    /// path is the resolve in progress on this thread.
+    private func cycleError() -> ResolutionError {
+        let step = TypeName.step(T.self, name: name, argumentTypes: [])
+        return ResolutionError(reason: .cycle, type: T.self, name: name, argumentTypes: [],
+                               path: ResolutionContext.current.pathText(appending: step))
     }
 }

@@ -6,51 +6,41 @@ import Musl
 import Darwin
 #endif
 
-/// A plain non-recursive mutex.
+/// A non-recursive pthread mutex, in one allocation (like swift-nio's `NIOLock`).
 ///
 /// Syringe takes it for writers (registration, removal) and for the claims
 /// of `InstanceCreation` (never while a factory runs): when a `.shared`
 /// instance is created and on every `.weak` resolve. A resolve of an
 /// existing `.shared` instance, and every `.new` and `.graph` resolve, never
-/// touches one. Its storage is heap-allocated once so that the mutex never
-/// moves, as pthreads requires.
+/// touches one.
+///
+/// Every pthread call's result is checked. Debug builds use an
+/// error-checking mutex, so that locking a lock the thread already holds, or
+/// unlocking one it does not, stops with a message instead of hanging or
+/// corrupting the mutex. Not `Synchronization.Mutex`: on Linux that is built
+/// on raw futexes, which ThreadSanitizer does not see.
 @usableFromInline
-final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+// @unchecked: the storage is a pthread mutex, made for use from many threads.
+struct Lock: @unchecked Sendable {
+    private let storage = LockStorage.make()
 
     @usableFromInline
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
+    init() {}
 
     @usableFromInline
     func lock() {
-        pthread_mutex_lock(mutex)
-    }
-
-    /// Takes the lock only if it is free right now.
-    @usableFromInline
-    func tryLock() -> Bool {
-        pthread_mutex_trylock(mutex) == 0
+        storage.withUnsafeMutablePointerToElements { mutex in
+            let status = pthread_mutex_lock(mutex)
+            precondition(status == 0, "Syringe: pthread_mutex_lock failed (\(status))")
+        }
     }
 
     @usableFromInline
     func unlock() {
-        pthread_mutex_unlock(mutex)
-    }
-
-    /// Hands the raw mutex to `body`; for `Condition` only.
-    func withMutex<R>(_ body: (UnsafeMutablePointer<pthread_mutex_t>) -> R) -> R {
-        body(mutex)
+        storage.withUnsafeMutablePointerToElements { mutex in
+            let status = pthread_mutex_unlock(mutex)
+            precondition(status == 0, "Syringe: pthread_mutex_unlock failed (\(status))")
+        }
     }
 
     @usableFromInline
@@ -58,5 +48,36 @@ final class Lock: @unchecked Sendable {
         lock()
         defer { unlock() }
         return try body()
+    }
+
+    /// Hands the raw mutex to `body`; for `Condition` only.
+    func withMutex<R>(_ body: (UnsafeMutablePointer<pthread_mutex_t>) -> R) -> R {
+        storage.withUnsafeMutablePointerToElements(body)
+    }
+}
+
+/// The mutex lives in the tail of this object: one allocation, at an
+/// address that never changes, as pthreads requires.
+private final class LockStorage: ManagedBuffer<Void, pthread_mutex_t> {
+    static func make() -> LockStorage {
+        let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in }, to: LockStorage.self)
+        storage.withUnsafeMutablePointerToElements { mutex in
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            defer { pthread_mutexattr_destroy(&attributes) }
+            #if DEBUG
+            pthread_mutexattr_settype(&attributes, .init(PTHREAD_MUTEX_ERRORCHECK))
+            #endif
+            let status = pthread_mutex_init(mutex, &attributes)
+            precondition(status == 0, "Syringe: pthread_mutex_init failed (\(status))")
+        }
+        return storage
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { mutex in
+            let status = pthread_mutex_destroy(mutex)
+            precondition(status == 0, "Syringe: pthread_mutex_destroy failed (\(status))")
+        }
     }
 }

@@ -56,18 +56,8 @@ public struct Registration<T>: Sendable {
             kind: .forward,
             key: DefinitionKey(type: typeIdentity(U.self), signature: target.key.signature, name: name),
             argumentTypes: target.argumentTypes,
-            target: target
-        ) { resolver, arguments in
-            // `resolver.container` holds both the alias and its target.
-            let instance: T = try resolver.container.resolve(target, holder: resolver.container, arguments: arguments)
-            guard let converted = instance as? U else {
-                let step = TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
-                throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),
-                                      type: U.self, name: name, argumentTypes: target.argumentTypes,
-                                      path: ResolutionContext.current.pathText(appending: step))
-            }
-            return converted
-        }
+            factory: Container.forwarding(to: target, as: U.self, name: name)
+        )
         container.install(alias: alias, of: target)
         return self
     }

@@ -55,6 +55,9 @@ final class ResolutionContext {
     struct PendingHook {
         let definition: AnyDefinition
         let run: () throws -> Void
+        /// Takes a `.shared` or `.weak` instance back when its callbacks
+        /// could not all run (see `abandon`); nil for the other scopes.
+        let undo: ((ResolutionContext) -> Void)?
     }
 
     /// True when no resolve is in progress on this thread.
@@ -175,39 +178,56 @@ final class ResolutionContext {
     }
 
     /// Queues `definition`'s `onResolved` callbacks on `instance` for the end
-    /// of the outermost resolve.
+    /// of the outermost resolve. `undo` takes a published instance back if
+    /// they never all run.
     @usableFromInline
-    func deferCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T) {
-        pending.append(PendingHook(definition: definition) {
+    func deferCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T,
+                           undo: ((ResolutionContext) -> Void)?) {
+        pending.append(PendingHook(definition: definition, run: {
             for callback in hooks.callbacks {
                 try callback(resolver, instance)
             }
-        })
+        }, undo: undo))
         hasDeferredWork = true
     }
 
     /// Runs the queued callbacks (they may resolve more, joining this graph
     /// and queueing more callbacks), then drops the graph. Called by the
-    /// outermost resolve only.
+    /// outermost resolve only. When a callback throws, the callbacks after it
+    /// do not run, and the instances whose callbacks did not all run are
+    /// taken back (see `abandon`).
     @usableFromInline
     func finish() throws(ResolutionError) {
         finishing = true
-        defer { reset() }
         var index = 0
         while index < pending.count {
             let hook = pending[index]
-            index += 1
             do {
                 try hook.run()
             } catch {
-                throw failure(error, in: hook.definition)
+                let failure = failure(error, in: hook.definition)
+                abandon(from: index)
+                throw failure
             }
+            index += 1
         }
+        reset()
     }
 
-    /// Forgets everything after the outermost resolve, whether it succeeded or
-    /// failed, so that the next resolve starts clean.
+    /// Ends a failed outermost resolve: every `.shared` or `.weak` instance it
+    /// published whose `onResolved` callbacks have not all run (`pending`
+    /// from `start` on) is taken back, so that no later resolve returns a
+    /// half-configured object. Then resets.
     @usableFromInline
+    func abandon(from start: Int = 0) {
+        for hook in pending[start...] {
+            hook.undo?(self)
+        }
+        reset()
+    }
+
+    /// Forgets everything after the outermost resolve, so that the next
+    /// resolve starts clean.
     func reset() {
         depth = 0
         graph.removeAll(keepingCapacity: true)

@@ -1,15 +1,19 @@
 public import CSyringeTable
 
-/// Syringe's one meeting point with the C resolution table.
+/// Step 3 of a resolve: the C table, Syringe's one meeting point with
+/// `include/syringe_table.h`.
 ///
 /// The table maps `(type, argument signature, name)` to an unretained
 /// `AnyDefinition` pointer; the owning `Container` keeps every definition
 /// alive (live ones in its registry, replaced ones in its retired list) for as
 /// long as the table exists, so a pointer a lock-free reader found stays valid.
 /// Lookups may run on any thread; every other call happens under the
-/// container's writer lock (see `include/syringe_table.h`).
+/// container's writer lock.
+///
+/// The benchmarks' "Swift dict" baseline compiles every other file of this
+/// module unchanged and replaces this one (see `ResolutionTableInterface`).
 @usableFromInline
-struct ResolutionTable: @unchecked Sendable {
+struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
     @usableFromInline
     let raw: UnsafeMutablePointer<syr_table>
 
@@ -24,11 +28,31 @@ struct ResolutionTable: @unchecked Sendable {
         syr_table_destroy(raw)
     }
 
-    /// Finds the definition for a key. Lock-free; the hot path.
+    /// Finds the definition of an unnamed key. Lock-free; the hot path.
     @inlinable
     @inline(__always)
-    func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer, name: UnsafeRawPointer?, length: Int) -> UnsafeMutableRawPointer? {
-        syr_table_lookup(raw, type, signature, name, length)
+    func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> UnsafeMutableRawPointer? {
+        syr_table_lookup(raw, type, signature, nil, KeyName.absent)
+    }
+
+    /// Finds the definition of a named key. Lock-free.
+    ///
+    /// The table compares name bytes and registrations store NFC names (see
+    /// `KeyName`), so a non-ASCII name that missed is tried again in NFC.
+    @usableFromInline
+    func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer, named name: String) -> UnsafeMutableRawPointer? {
+        let found = KeyName.withBytes(name) { bytes, length in
+            syr_table_lookup(raw, type, signature, bytes, length)
+        }
+        if let found {
+            return found
+        }
+        guard let canonical = KeyName.canonicalIfDifferent(name) else {
+            return nil
+        }
+        return KeyName.withBytes(canonical) { bytes, length in
+            syr_table_lookup(raw, type, signature, bytes, length)
+        }
     }
 
     /// Inserts or replaces; returns the replaced definition pointer.
@@ -55,26 +79,7 @@ struct ResolutionTable: @unchecked Sendable {
         }
     }
 
-    var count: Int { syr_table_count(raw) }
-}
-
-/// A registration key as the writer side keeps it: identities plus the
-/// canonical (NFC) name.
-@usableFromInline
-struct DefinitionKey: @unchecked Sendable, CustomStringConvertible {
-    let type: UnsafeRawPointer
-    let signature: UnsafeRawPointer
-    let name: String?
-
-    @usableFromInline
-    init(type: UnsafeRawPointer, signature: UnsafeRawPointer, name: String?) {
-        self.type = type
-        self.signature = signature
-        self.name = name.map(KeyName.canonical)
-    }
-
-    @usableFromInline
-    var description: String {
-        "type \(type), signature \(signature), name \(name.map { "\"\($0)\"" } ?? "nil")"
-    }
+    /// The engine keeps its per-thread `ResolutionContext` in this slot.
+    @inlinable
+    static var contextSlot: UInt32 { 0 }
 }

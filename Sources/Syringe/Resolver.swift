@@ -48,7 +48,7 @@ public struct Resolver: Sendable {
         guard let located = container.locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
             return nil
         }
-        return try container.resolve(located, as: T.self, arguments: Container.noArguments)
+        return try container.produce(located, as: T.self, arguments: Container.noArguments)
     }
 
     /// Resolves every registration of `type`; see `Container.resolveAll(type:)`.

@@ -4,7 +4,8 @@
 /// a `.weak`-scoped service. It reads nil once every strong holder is gone.
 /// The type may be a class or a protocol whose instances are classes; a value
 /// that is not a class instance is not kept, and reads nil at once. A failing
-/// resolve stops the program with the full diagnostic and the owner type.
+/// resolve stops the program with the full diagnostic, the property's name
+/// and where it is declared.
 ///
 /// ```swift
 /// final class Screen {
@@ -18,9 +19,14 @@ public struct WeakInjected<T>: @unchecked Sendable {
     private let box = WeakInstanceBox<T>()
 
     /// Resolves `T` (named `name`) from `container`, or from `Container.shared`.
-    /// - Parameter owner: Filled in by the compiler with the owning type's name.
-    public init(name: String? = nil, from container: Container? = nil, owner: String = #function) {
-        box.store(InjectionFailure.resolve(T.self, name: name, from: container ?? Container.shared, owner: owner))
+    /// - Parameters:
+    ///   - property: Filled in by the compiler with the property's name.
+    ///   - file: Filled in by the compiler with the file that declares the property.
+    ///   - line: Filled in by the compiler with the line that declares the property.
+    public init(name: String? = nil, from container: Container? = nil,
+                property: String = #function, file: StaticString = #fileID, line: UInt = #line) {
+        box.store(InjectionFailure.resolve(T.self, name: name, from: container ?? Container.shared,
+                                           at: InjectionSite(property: property, file: file, line: line)))
     }
 
     /// The instance while something else holds it, then nil.

@@ -1,3 +1,7 @@
+/// Step 1 of a resolve: the public entry points. Each finds the registration
+/// (`locate`, Lookup.swift) and hands it to the engine (`produce`,
+/// Engine.swift).
+
 extension Container {
     /// Resolves an instance, throwing a `ResolutionError` that says what is
     /// wrong: the request, the path to it, and near matches.
@@ -11,7 +15,7 @@ extension Container {
         guard let located = locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
             throw notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [])
         }
-        return try resolve(located, as: T.self, arguments: Container.noArguments)
+        return try produce(located, as: T.self, arguments: Container.noArguments)
     }
 
     /// Resolves an instance registered with runtime arguments of these types,
@@ -31,7 +35,7 @@ extension Container {
             throw notRegistered(T.self, name: name, signature: signature, argumentTypes: ArgumentSignature<repeat each Argument>.types)
         }
         return try withUnsafePointer(to: (repeat each arguments)) { (tuple) throws(ResolutionError) -> T in
-            try resolve(located, as: T.self, arguments: UnsafeRawPointer(tuple))
+            try produce(located, as: T.self, arguments: UnsafeRawPointer(tuple))
         }
     }
 
@@ -81,7 +85,7 @@ extension Container {
             return nil
         }
         do {
-            return try resolve(located, as: T.self, arguments: Container.noArguments)
+            return try produce(located, as: T.self, arguments: Container.noArguments)
         } catch {
             Container.fail(error)
         }

@@ -1,0 +1,130 @@
+/// Step 4 of a resolve: the engine, which turns a found definition into an
+/// instance.
+///
+/// A resolve travels these files, in this order:
+///
+///     caller ── Container+Resolve.swift   tryResolve, resolve, resolveIfRegistered (public)
+///                 │
+///                 ├─ Lookup.swift          locate: this container, then each ancestor
+///                 │    └─ ResolutionTable.swift     the C table (include/syringe_table.h)
+///                 │
+///                 └─ Engine.swift          produce: an existing `.shared` instance, or
+///                      │                   produceSlowly: the thread's ResolutionContext,
+///                      │                   the outermost resolve's bookkeeping
+///                      ├─ Scopes.swift     produceInScope: `.new`, `.shared` (created once,
+///                      │                   InstanceCreation.swift), `.graph`, `.weak`, and
+///                      │                   aliases (Aliases.swift)
+///                      └─ Engine.swift     construct: a frame on the context (cycles, paths),
+///                                          callFactory: the registration's factory
+///                                          (Definition.swift), onResolved queued
+///
+/// Nested resolves (a factory resolving its dependencies through its
+/// `Resolver`) take the same path and join the resolve in progress on the
+/// thread: they share its `.graph` instances and its frames.
+///
+/// Split for speed and code size. Per requested type `T`, only a thin
+/// `@inlinable` path is specialised into the caller: it calls the shared,
+/// non-generic `locate` and returns an existing `.shared` instance with one
+/// acquire load and no retain but the instance's. Everything else is in
+/// `produceSlowly` (which builds `.new` itself) and `produceInScope` (the other
+/// scopes), both specialised for `T` but kept out of line, so that a program
+/// resolving a thousand types does not carry a thousand copies of them on its
+/// hot path.
+extension Container {
+    /// Produces an instance from what `locate` found. The one fast path: an
+    /// existing `.shared` instance, through a guaranteed reference; everything
+    /// else out of line.
+    @inlinable
+    @inline(__always)
+    func produce<T>(_ located: Located, as type: T.Type, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
+        // The key's type identity is `T`'s, so the definition is a `Definition<T>`.
+        let definition = Unmanaged<Definition<T>>.fromOpaque(located.definition)
+        if let instance = definition._withUnsafeGuaranteedRef({ $0.sharedInstance() }) {
+            return instance
+        }
+        return try produceSlowly(definition, holder: located.holder, arguments: arguments)
+    }
+
+    /// Everything but an existing `.shared` instance.
+    ///
+    /// Takes unretained handles and works on guaranteed references: the
+    /// definition, its holder and this thread's context all outlive the call
+    /// (see `Located` and `ResolutionContext`), and retaining them would cost
+    /// a third of a `.new` resolve. A `.new` definition, the common case, is
+    /// built right here; the other scopes go through `produceInScope`.
+    @inlinable
+    @inline(never)
+    func produceSlowly<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
+        try guaranteed(definition) { (definition) throws(ResolutionError) -> T in
+            try guaranteed(ResolutionContext.currentUnretained) { (context) throws(ResolutionError) -> T in
+                // Started while the context is idle: the outermost resolve on
+                // this thread, which owns the object graph.
+                let outermost = context.isIdle
+                do throws(ResolutionError) {
+                    let instance = definition.kind == .new
+                        ? try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
+                        : try produceInScope(definition, holder: holder, arguments: arguments, context: context)
+                    if outermost && context.hasDeferredWork {
+                        try context.finish()
+                    }
+                    return instance
+                } catch {
+                    if outermost {
+                        context.abandon()
+                    }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Produces an instance inside the resolve in progress on this thread,
+    /// without the outermost resolve's bookkeeping: for aliases, which reach
+    /// their target from inside the engine.
+    func produceNested<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        if let instance = definition.sharedInstance() {
+            return instance
+        }
+        return try produceInScope(definition, holder: .passUnretained(holder), arguments: arguments, context: context)
+    }
+
+    /// Runs the factory inside a frame of its own (cycle detection, paths),
+    /// and queues the definition's `onResolved` callbacks.
+    @inlinable
+    func construct<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        try context.enter(definition)
+        defer { context.leave() }
+        let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
+        if let hooks = definition.loadHooks() {
+            context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
+        }
+        return instance
+    }
+
+    /// Calls the factory, turning what it throws into a `ResolutionError`.
+    /// Call inside the definition's frame.
+    @inlinable
+    @inline(__always)
+    func callFactory<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        do {
+            return try definition.factory(resolver, arguments)
+        } catch {
+            throw context.failure(error, in: definition)
+        }
+    }
+
+    /// Runs `body` with a guaranteed (unretained) reference to `object`.
+    @inlinable
+    @inline(__always)
+    func guaranteed<Object: AnyObject, R>(_ object: Unmanaged<Object>, _ body: (Object) throws(ResolutionError) -> R) throws(ResolutionError) -> R {
+        try object._withUnsafeGuaranteedRef { guaranteed in
+            Result { () throws(ResolutionError) -> R in try body(guaranteed) }
+        }.get()
+    }
+
+    /// A pointer standing in for an empty argument tuple; never dereferenced.
+    @inlinable
+    static var noArguments: UnsafeRawPointer {
+        UnsafeRawPointer(bitPattern: MemoryLayout<Int>.alignment).unsafelyUnwrapped
+    }
+}

@@ -1,0 +1,109 @@
+/// Step 2 of a resolve: find the registration for a key in the container that
+/// was asked, then in each of its ancestors.
+
+/// What the engine needs of a resolution table.
+///
+/// `ResolutionTable` (the C table) is the only conformer in Syringe. The
+/// benchmarks package builds this module's sources a second time with a
+/// Swift `Dictionary` table in its place, so that its "Swift dict" column
+/// differs from Syringe by the table and nothing else; this protocol is the
+/// contract both must meet. The engine uses the concrete type, never the
+/// protocol, so the protocol costs the C path nothing.
+///
+/// Lookups are lock-free for the engine's purposes (the dictionary baseline
+/// takes a lock of its own inside); every other requirement is called under
+/// the container's writer lock.
+protocol ResolutionTableInterface {
+    init()
+    /// Frees the table. Called once, when its container is destroyed.
+    func destroy()
+    /// The definition registered for an unnamed key, or nil.
+    func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> UnsafeMutableRawPointer?
+    /// The definition registered for a named key, or nil. `name` is
+    /// compared as Swift compares strings (canonical equivalence).
+    func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer, named name: String) -> UnsafeMutableRawPointer?
+    /// Inserts or replaces; returns the definition it replaced.
+    func insert(_ key: DefinitionKey, _ value: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
+    /// Removes a key; returns the definition it removed.
+    func remove(_ key: DefinitionKey) -> UnsafeMutableRawPointer?
+    /// Removes every key.
+    func removeAll()
+    /// The per-thread slot (`include/syringe_thread.h`) this build's engine
+    /// keeps its `ResolutionContext` in: two builds of the engine can share a
+    /// process (the benchmarks do), and each must have its own.
+    static var contextSlot: UInt32 { get }
+}
+
+/// Where a key was found: the definition and the container that holds it.
+/// Unretained: the holder is the container that was asked or one of its
+/// ancestors (kept alive by it), and the holder's registry keeps the
+/// definition alive.
+@usableFromInline
+struct Located {
+    @usableFromInline
+    let definition: UnsafeMutableRawPointer
+    @usableFromInline
+    let holder: Unmanaged<Container>
+
+    @usableFromInline
+    init(definition: UnsafeMutableRawPointer, holder: Unmanaged<Container>) {
+        self.definition = definition
+        self.holder = holder
+    }
+
+    /// A definition found some other way (`resolveAll` walks registries).
+    @usableFromInline
+    init(_ definition: AnyDefinition, in holder: Container) {
+        self.definition = Unmanaged.passUnretained(definition).toOpaque()
+        self.holder = .passUnretained(holder)
+    }
+}
+
+extension Container {
+    /// Finds a key here or in an ancestor. Lock-free.
+    ///
+    /// Inlined only to pick one of two shared, out-of-line lookups: when the
+    /// caller passes no name (nearly always, and usually known at compile
+    /// time) the string handling of named keys is not even called.
+    @inlinable
+    @inline(__always)
+    func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer, name: String?) -> Located? {
+        if let name {
+            return locate(type: type, signature: signature, named: name)
+        }
+        return locate(type: type, signature: signature)
+    }
+
+    /// Finds an unnamed key. One copy for all types.
+    @usableFromInline
+    func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> Located? {
+        walkAncestors { $0.lookup(type: type, signature: signature) }
+    }
+
+    /// Finds a named key. One copy for all types.
+    @usableFromInline
+    func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer, named name: String) -> Located? {
+        walkAncestors { $0.lookup(type: type, signature: signature, named: name) }
+    }
+
+    /// Probes this container's table, then each ancestor's, until one has the key.
+    ///
+    /// Works on unretained references: every ancestor is kept alive by its
+    /// child, and `self` by the caller.
+    @inline(__always)
+    private func walkAncestors(_ probe: (ResolutionTable) -> UnsafeMutableRawPointer?) -> Located? {
+        var container = Unmanaged.passUnretained(self)
+        while true {
+            if let raw = container._withUnsafeGuaranteedRef({ probe($0.table) }) {
+                return Located(definition: raw, holder: container)
+            }
+            let parent: Unmanaged<Container>? = container._withUnsafeGuaranteedRef { current in
+                current.parent.map { Unmanaged.passUnretained($0) }
+            }
+            guard let parent else {
+                return nil
+            }
+            container = parent
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// Step 5 of a resolve: what each scope does with a definition's factory.
+extension Container {
+    /// Every scope but an existing `.shared` instance, which `produce`
+    /// returns itself. Specialised for `T` like `produceSlowly`, and out of
+    /// line like it.
+    @inlinable
+    @inline(never)
+    func produceInScope<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        try guaranteed(holder) { (holder) throws(ResolutionError) -> T in
+            switch definition.kind {
+            case .new:
+                return try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
+            case .shared:
+                return try createShared(definition, holder: holder, arguments: arguments, context: context)
+            case .graph:
+                return try reuseOrConstructInGraph(definition, arguments: arguments, context: context)
+            case .weak:
+                return try reuseOrCreateWeak(definition, holder: holder, arguments: arguments, context: context)
+            case .forward:
+                // An alias has no frame of its own: its target's frame is the step.
+                // Its factory (see Aliases.swift) forwards from the holder,
+                // which holds both the alias and its target.
+                do {
+                    return try definition.factory(Resolver(container: holder), arguments)
+                } catch {
+                    throw context.failure(error, in: definition)
+                }
+            }
+        }
+    }
+
+    /// `.graph`: the instance the current object graph already has, or a new
+    /// one that the rest of the graph will share.
+    @usableFromInline
+    func reuseOrConstructInGraph<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        if let box = context.graphInstance(of: definition) {
+            return unsafeDowncast(box, to: InstanceBox<T>.self).value
+        }
+        let instance = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
+        context.storeGraphInstance(InstanceBox(instance), of: definition)
+        return instance
+    }
+
+    /// `.shared`: creates the instance exactly once. Not inlined: it runs
+    /// once per instance generation.
+    ///
+    /// The instance is published when its factory returns, before its
+    /// `onResolved` callbacks run (they run when the outermost resolve has
+    /// built the whole graph). If that resolve fails before they have all
+    /// run, the instance is taken back, so that the next resolve creates it
+    /// anew instead of returning a half-configured object.
+    @usableFromInline
+    func createShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        // The cycle check comes before the claim: waiting for our own claim
+        // would never end instead of reporting the cycle.
+        try context.enter(definition)
+        defer { context.leave() }
+        try InstanceCreation.acquire(definition, context: context)
+        defer { InstanceCreation.release(definition) }
+        if let instance = definition.sharedInstance() {
+            return instance  // another thread created it while we waited
+        }
+        let resolver = Resolver(container: holder)
+        let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
+        let box = definition.publishShared(instance)
+        if let hooks = definition.loadHooks() {
+            context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { _ in
+                if let retracted = definition.retractShared(box) {
+                    holder.retire(retracted)
+                }
+            }
+        }
+        return instance
+    }
+
+    /// `.weak`: the live instance, or a new one. Like `.shared`, a new
+    /// instance whose callbacks did not all run is forgotten again.
+    @usableFromInline
+    func reuseOrCreateWeak<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        try context.enter(definition)
+        defer { context.leave() }
+        try InstanceCreation.acquire(definition, context: context)
+        defer { InstanceCreation.release(definition) }
+        let box = definition.weakBox!
+        if let instance = box.load() {
+            return instance
+        }
+        let resolver = Resolver(container: holder)
+        let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
+        box.store(instance)
+        if let hooks = definition.loadHooks(), let created = box.storedObject {
+            context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { context in
+                // Runs when the outermost resolve failed, on this thread,
+                // which holds no claim by then: taking this one cannot wait
+                // for ourselves.
+                guard (try? InstanceCreation.acquire(definition, context: context)) != nil else { return }
+                defer { InstanceCreation.release(definition) }
+                box.forget(ifHolding: created)
+            }
+        }
+        return instance
+    }
+}
