@@ -2,7 +2,7 @@
 ///
 /// Resolves from `Container.shared` unless a container is given. If the
 /// resolve fails, the program stops with the full `ResolutionError` text, the
-/// property's name and where it is declared.
+/// type that owns the property and where the property is declared.
 ///
 /// ```swift
 /// final class Screen {
@@ -17,13 +17,15 @@ public struct Injected<T> {
 
     /// Resolves `T` (named `name`) from `container`, or from `Container.shared`.
     /// - Parameters:
-    ///   - property: Filled in by the compiler with the property's name.
+    ///   - owner: Filled in by the compiler (`#function`) with what contains
+    ///     the property: the owning type's name for a stored property, the
+    ///     function's for a local one.
     ///   - file: Filled in by the compiler with the file that declares the property.
     ///   - line: Filled in by the compiler with the line that declares the property.
     public init(name: String? = nil, from container: Container? = nil,
-                property: String = #function, file: StaticString = #fileID, line: UInt = #line) {
+                owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
         wrappedValue = InjectionFailure.resolve(T.self, name: name, from: container ?? Container.shared,
-                                                at: InjectionSite(property: property, file: file, line: line))
+                                                at: InjectionSite(owner: owner, file: file, line: line))
     }
 }
 

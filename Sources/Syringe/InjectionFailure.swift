@@ -1,8 +1,9 @@
 /// Where a property wrapper was declared, as the compiler fills in its
-/// default arguments there: `#function` at a stored property is the
-/// property's name, and `#fileID`/`#line` are the declaration's.
+/// default arguments there: `#function` is what contains the property (the
+/// owning type's name for a stored property; there is no way to get the
+/// property's own name), and `#fileID`/`#line` are the declaration's.
 struct InjectionSite: Sendable {
-    let property: String
+    let owner: String
     let file: StaticString
     let line: UInt
 }
@@ -24,6 +25,6 @@ enum InjectionFailure {
 
     /// The text `stop` prints.
     static func message<T>(_ error: ResolutionError, type: T.Type, at site: InjectionSite) -> String {
-        "Syringe: cannot inject the \(TypeName.of(T.self)) property `\(site.property)` declared at \(site.file):\(site.line).\n\(error.description)"
+        "Syringe: cannot inject a \(TypeName.of(T.self)) property of \(site.owner), declared at \(site.file):\(site.line).\n\(error.description)"
     }
 }

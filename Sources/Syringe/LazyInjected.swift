@@ -13,8 +13,8 @@ import Darwin
 ///
 /// The container is chosen when the owner is initialised (`Container.shared`
 /// unless one is given); the resolve happens on first access. A failing
-/// resolve stops the program with the full diagnostic, the property's name
-/// and where it is declared. So does a dependency cycle through the property
+/// resolve stops the program with the full diagnostic, the type that owns
+/// the property and where the property is declared. So does a dependency cycle through the property
 /// (its own resolve reading it again), instead of hanging.
 ///
 /// ```swift
@@ -29,13 +29,15 @@ public struct LazyInjected<T>: @unchecked Sendable {
     /// Prepares to resolve `T` (named `name`) from `container`, or from
     /// `Container.shared`, on first access.
     /// - Parameters:
-    ///   - property: Filled in by the compiler with the property's name.
+    ///   - owner: Filled in by the compiler (`#function`) with what contains
+    ///     the property: the owning type's name for a stored property, the
+    ///     function's for a local one.
     ///   - file: Filled in by the compiler with the file that declares the property.
     ///   - line: Filled in by the compiler with the line that declares the property.
     public init(name: String? = nil, from container: Container? = nil,
-                property: String = #function, file: StaticString = #fileID, line: UInt = #line) {
+                owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
         storage = LazyInjection(name: name, container: container ?? Container.shared,
-                                site: InjectionSite(property: property, file: file, line: line))
+                                site: InjectionSite(owner: owner, file: file, line: line))
     }
 
     /// The instance, resolved on first access.

@@ -4,8 +4,8 @@
 /// a `.weak`-scoped service. It reads nil once every strong holder is gone.
 /// The type may be a class or a protocol whose instances are classes; a value
 /// that is not a class instance is not kept, and reads nil at once. A failing
-/// resolve stops the program with the full diagnostic, the property's name
-/// and where it is declared.
+/// resolve stops the program with the full diagnostic, the type that owns
+/// the property and where the property is declared.
 ///
 /// ```swift
 /// final class Screen {
@@ -20,13 +20,15 @@ public struct WeakInjected<T>: @unchecked Sendable {
 
     /// Resolves `T` (named `name`) from `container`, or from `Container.shared`.
     /// - Parameters:
-    ///   - property: Filled in by the compiler with the property's name.
+    ///   - owner: Filled in by the compiler (`#function`) with what contains
+    ///     the property: the owning type's name for a stored property, the
+    ///     function's for a local one.
     ///   - file: Filled in by the compiler with the file that declares the property.
     ///   - line: Filled in by the compiler with the line that declares the property.
     public init(name: String? = nil, from container: Container? = nil,
-                property: String = #function, file: StaticString = #fileID, line: UInt = #line) {
+                owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
         box.store(InjectionFailure.resolve(T.self, name: name, from: container ?? Container.shared,
-                                           at: InjectionSite(property: property, file: file, line: line)))
+                                           at: InjectionSite(owner: owner, file: file, line: line)))
     }
 
     /// The instance while something else holds it, then nil.

@@ -1,0 +1,141 @@
+import Synchronization
+import Syringe
+import Testing
+
+/// A `.shared` or `.weak` instance is published when its factory returns and
+/// configured by `onResolved` when the outermost resolve has built the whole
+/// graph. If that resolve fails first, the half-configured instance must not
+/// be handed out later.
+@Suite("Instances whose onResolved callbacks did not all run")
+struct CallbackFailureTests {
+    /// Throws `Failure(code:)` on its first call only.
+    final class FailOnce: Sendable {
+        private let calls = Atomic(0)
+        let code: Int
+
+        init(code: Int) { self.code = code }
+
+        func call() throws {
+            if calls.add(1, ordering: .relaxed).newValue == 1 {
+                throw Failure(code: code)
+            }
+        }
+    }
+
+    final class Root: Sendable {}
+    final class Sibling: Sendable {}
+
+    @Test("a .shared instance whose own onResolved throws is created anew by the next resolve")
+    func sharedOwnCallbackThrows() throws {
+        let counter = Counter()
+        let failOnce = FailOnce(code: 1)
+        let configured = Atomic(0)
+        let c = Container()
+        c.register(type: Tracked.self) { _ in Tracked(counter) }
+            .onResolved { _, _ in
+                try failOnce.call()
+                configured.add(1, ordering: .relaxed)
+            }
+        let error = try #require(resolutionError { _ = try c.tryResolve(type: Tracked.self) })
+        guard case .factoryFailed(let underlying) = error.reason else {
+            Issue.record("expected .factoryFailed, got \(error.reason)")
+            return
+        }
+        #expect(underlying as? Failure == Failure(code: 1))
+        let second = try c.tryResolve(type: Tracked.self)
+        #expect(second.serial == 2, "the half-configured first instance was returned again")
+        #expect(configured.load(ordering: .relaxed) == 1)
+        #expect(try c.tryResolve(type: Tracked.self) === second)
+        #expect(counter.created == 2)
+    }
+
+    @Test("a .shared instance whose callbacks never ran, because an earlier one threw, is created anew")
+    func sharedCallbackSkipped() throws {
+        let counter = Counter()
+        let failOnce = FailOnce(code: 2)
+        let configured = Atomic(0)
+        let c = Container()
+        // Root's factory resolves Sibling (whose callback throws) first, then
+        // the shared Tracked: Tracked's callback is queued after Sibling's and
+        // never runs in the failing resolve.
+        c.register(type: Sibling.self, in: .new) { _ in Sibling() }
+            .onResolved { _, _ in try failOnce.call() }
+        c.register(type: Tracked.self) { _ in Tracked(counter) }
+            .onResolved { _, _ in configured.add(1, ordering: .relaxed) }
+        c.register(type: Root.self, in: .new) { r in
+            _ = try r.resolve(type: Sibling.self)
+            _ = try r.resolve(type: Tracked.self)
+            return Root()
+        }
+        #expect(throws: ResolutionError.self) { try c.tryResolve(type: Root.self) }
+        #expect(configured.load(ordering: .relaxed) == 0)
+        let tracked = try c.tryResolve(type: Tracked.self)
+        #expect(tracked.serial == 2)
+        #expect(configured.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("a .shared instance created in a resolve whose factory later throws is created anew if its callbacks had not run")
+    func sharedThenFactoryThrows() throws {
+        let counter = Counter()
+        let configured = Atomic(0)
+        let c = Container()
+        c.register(type: Tracked.self) { _ in Tracked(counter) }
+            .onResolved { _, _ in configured.add(1, ordering: .relaxed) }
+        c.register(type: Root.self, in: .new) { r in
+            _ = try r.resolve(type: Tracked.self)
+            throw Failure(code: 3)
+        }
+        #expect(throws: ResolutionError.self) { try c.tryResolve(type: Root.self) }
+        let tracked = try c.tryResolve(type: Tracked.self)
+        #expect(tracked.serial == 2)
+        #expect(configured.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("a .shared instance without callbacks stays shared when a later part of the resolve fails")
+    func sharedWithoutCallbacksIsKept() throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self) { _ in Tracked(counter) }
+        c.register(type: Root.self, in: .new) { r in
+            _ = try r.resolve(type: Tracked.self)
+            throw Failure(code: 4)
+        }
+        #expect(throws: ResolutionError.self) { try c.tryResolve(type: Root.self) }
+        #expect(try c.tryResolve(type: Tracked.self).serial == 1)
+    }
+
+    @Test("releaseSharedInstances inside the failing callback: the next resolve creates one new instance")
+    func retractOnlyWhatWasPublished() throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self) { _ in Tracked(counter) }
+            .onResolved { [unowned c] _, tracked in
+                guard tracked.serial == 1 else { return }
+                // Drop the instance being configured, then fail.
+                c.releaseSharedInstances()
+                throw Failure(code: 5)
+            }
+        #expect(throws: ResolutionError.self) { try c.tryResolve(type: Tracked.self) }
+        let second = try c.tryResolve(type: Tracked.self)
+        #expect(second.serial == 2)
+        #expect(try c.tryResolve(type: Tracked.self) === second)
+    }
+
+    @Test("a .weak instance whose onResolved throws is created anew while the failed one is still held")
+    func weakCallbackThrows() throws {
+        let counter = Counter()
+        let failOnce = FailOnce(code: 6)
+        let held = Locked<Tracked?>(nil)
+        let c = Container()
+        c.register(type: Tracked.self, in: .weak) { _ in Tracked(counter) }
+            .onResolved { _, tracked in
+                held.withLock { $0 = tracked }  // something outside keeps it alive
+                try failOnce.call()
+            }
+        #expect(throws: ResolutionError.self) { try c.tryResolve(type: Tracked.self) }
+        #expect(held.withLock { $0?.serial } == 1)
+        let second = try c.tryResolve(type: Tracked.self)
+        #expect(second.serial == 2)
+        #expect(try c.tryResolve(type: Tracked.self) === second)
+    }
+}

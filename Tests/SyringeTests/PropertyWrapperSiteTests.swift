@@ -1,0 +1,88 @@
+import Syringe
+import Testing
+
+/// The property wrappers' crash text names what the compiler fills their
+/// default arguments with: `#function` (the type that owns the property) and
+/// the declaration's file and line.
+// The time limit turns the old behaviour of the cycle test (a hang) into a failure.
+@Suite("Property wrappers: what a failing injection reports", .timeLimit(.minutes(1)))
+struct PropertyWrapperSiteTests {
+    /// Records the default arguments exactly as `Injected` declares them.
+    @propertyWrapper
+    struct Site {
+        let wrappedValue: String
+
+        init(owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
+            wrappedValue = "\(owner) \(file):\(line)"
+        }
+    }
+
+    final class Owner {
+        static let line = #line + 1
+        @Site var manager: String
+        init() {}
+    }
+
+    struct ValueOwner {
+        static let line = #line + 1
+        @Site var store: String
+    }
+
+    @Test("#function at a stored property is the owning type's name (not the property's), and #fileID/#line are its declaration's")
+    func defaultArguments() {
+        #expect(Owner().manager == "Owner SyringeTests/PropertyWrapperSiteTests.swift:\(Owner.line)")
+        #expect(ValueOwner().store == "ValueOwner SyringeTests/PropertyWrapperSiteTests.swift:\(ValueOwner.line)")
+    }
+
+    @Test("a failing @Injected stops with the owning type, the declaration and the resolution error")
+    func injectedFailureText() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Screen {
+                @Injected(from: Container()) var manager: Service
+                init() {}
+            }
+            _ = Screen()
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("cannot inject a Service property of Screen, declared at SyringeTests/PropertyWrapperSiteTests.swift:"))
+        #expect(text.contains("Syringe could not resolve Service: nothing is registered for it"))
+    }
+
+    @Test("a failing @LazyInjected stops on first access with the same text")
+    func lazyInjectedFailureText() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Screen {
+                @LazyInjected(from: Container()) var manager: Service
+                init() {}
+            }
+            _ = Screen().manager
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("cannot inject a Service property of Screen, declared at SyringeTests/PropertyWrapperSiteTests.swift:"))
+    }
+
+    @Test("a dependency cycle through a @LazyInjected property is reported as a cycle, not a hang")
+    func lazyInjectedCycle() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Screen: @unchecked Sendable {
+                @LazyInjected(from: LazyCycle.container) var service: Service
+                init() {}
+            }
+            let screen = Screen()
+            LazyCycle.container.register(type: Service.self, in: .new) { _ in
+                _ = screen.service  // reads the property being resolved
+                return ServiceImp()
+            }
+            _ = screen.service
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("cannot inject a Service property of Screen"))
+        #expect(text.contains("its construction depends on itself (a dependency cycle)"))
+        #expect(text.contains("path: Service → Service"))
+    }
+}
+
+/// A container the exit test's closures can reach without capturing.
+enum LazyCycle {
+    static let container = Container()
+}
