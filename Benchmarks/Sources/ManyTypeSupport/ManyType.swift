@@ -1,11 +1,11 @@
 // Support for the 1 000 generated classes of S7, R and M (ManyTypesA/B, written
 // by generate-many-types.sh). They live in two modules so that, on two cores,
 // both halves compile in parallel: every generated type specialises the whole
-// inlinable resolve path of Syringe (and of the Swift-table baseline), and that
+// inlinable resolve path of Syringe (and of its Dictionary-table baseline), and that
 // is most of this package's build time.
 import Swinject
 import Syringe
-import SwiftTableContainer
+import SyringeOnDictionary
 
 /// The base of the generated classes.
 open class ManyBase {
@@ -22,8 +22,8 @@ open class ManyBase {
 public struct ManyType: Sendable {
     public let registerSyringe: @Sendable (Syringe.Container, String?) -> Void
     public let resolveSyringe: @Sendable (Syringe.Container) -> AnyObject
-    public let registerSwiftTable: @Sendable (SwiftTableContainer, String?) -> Void
-    public let resolveSwiftTable: @Sendable (SwiftTableContainer) -> AnyObject
+    public let registerOnDictionary: @Sendable (SyringeOnDictionary.Container, String?) -> Void
+    public let resolveOnDictionary: @Sendable (SyringeOnDictionary.Container) -> AnyObject
     public let registerSwinject: @Sendable (Swinject.Container, String?) -> Void
     public let resolveSwinject: @Sendable (Swinject.Resolver) -> AnyObject
 
@@ -33,10 +33,10 @@ public struct ManyType: Sendable {
             container.register(type: T.self, name: name, in: .shared) { _ in T() }
         }
         resolveSyringe = { container in container.resolve(type: T.self) }
-        registerSwiftTable = { container, name in
+        registerOnDictionary = { container, name in
             container.register(type: T.self, name: name, in: .shared) { _ in T() }
         }
-        resolveSwiftTable = { container in container.resolve(type: T.self) }
+        resolveOnDictionary = { container in container.resolve(type: T.self) }
         registerSwinject = { container, name in
             container.register(T.self, name: name) { _ in T() }.inObjectScope(.container)
         }

@@ -3,7 +3,7 @@ import ManyTypesA
 import ManyTypesB
 import Swinject
 import Syringe
-import SwiftTableContainer
+import SyringeOnDictionary
 
 /// The 1 000 generated types of S7, R and M.
 let manyTypes = manyTypesA + manyTypesB
@@ -105,7 +105,7 @@ struct Runner {
             container.register(type: Service.self, in: .new) { _ in ServiceImpl() }
             return time(contender) { loopS1(container, $0) }
         case .swiftLocked, .swiftFrozen:
-            let container = SwiftTableContainer()
+            let container = SyringeOnDictionary.Container()
             container.register(type: Service.self, in: .new) { _ in ServiceImpl() }
             if contender == .swiftFrozen { container.freeze() }
             return time(contender) { loopS1(container, $0) }
@@ -124,7 +124,7 @@ struct Runner {
             let container = sharedSyringe()
             return time(contender) { loopS2(container, $0) }
         case .swiftLocked, .swiftFrozen:
-            let container = sharedSwiftTable(frozen: contender == .swiftFrozen)
+            let container = sharedOnDictionary(frozen: contender == .swiftFrozen)
             return time(contender) { loopS2(container, $0) }
         case .swinject:
             let container = sharedSwinject()
@@ -139,8 +139,8 @@ struct Runner {
         return container
     }
 
-    func sharedSwiftTable(frozen: Bool) -> SwiftTableContainer {
-        let container = SwiftTableContainer()
+    func sharedOnDictionary(frozen: Bool) -> SyringeOnDictionary.Container {
+        let container = SyringeOnDictionary.Container()
         container.register(type: Service.self, in: .shared) { _ in ServiceImpl() }
         if frozen { container.freeze() }
         _ = container.resolve(type: Service.self)
@@ -166,7 +166,7 @@ struct Runner {
             }
             return time(contender) { loopS3(container, $0) }
         case .swiftLocked, .swiftFrozen:
-            let container = SwiftTableContainer()
+            let container = SyringeOnDictionary.Container()
             for name in names {
                 container.register(type: Service.self, name: name, in: .new) { _ in ServiceImpl() }
             }
@@ -190,8 +190,8 @@ struct Runner {
             container.register(type: Service.self) { (_: Syringe.Resolver, number: Int) in NumberedService(number: number) }
             return time(contender) { loopS4(container, $0) }
         case .swiftLocked, .swiftFrozen:
-            let container = SwiftTableContainer()
-            container.register(type: Service.self) { (_: SwiftTableResolver, number: Int) in NumberedService(number: number) }
+            let container = SyringeOnDictionary.Container()
+            container.register(type: Service.self) { (_: SyringeOnDictionary.Resolver, number: Int) in NumberedService(number: number) }
             if contender == .swiftFrozen { container.freeze() }
             return time(contender) { loopS4(container, $0) }
         case .swinject:
@@ -215,12 +215,12 @@ struct Runner {
             container.register(type: A.self, in: .new) { r in A(b: try r.resolve()) }
             return time(contender) { loopS5(container, $0) }
         case .swiftLocked, .swiftFrozen:
-            let container = SwiftTableContainer()
+            let container = SyringeOnDictionary.Container()
             container.register(type: E.self, in: .new) { _ in E() }
-            container.register(type: D.self, in: .new) { r in D(e: r.resolve()) }
-            container.register(type: C.self, in: .new) { r in C(d: r.resolve()) }
-            container.register(type: B.self, in: .new) { r in B(c: r.resolve()) }
-            container.register(type: A.self, in: .new) { r in A(b: r.resolve()) }
+            container.register(type: D.self, in: .new) { r in D(e: try r.resolve()) }
+            container.register(type: C.self, in: .new) { r in C(d: try r.resolve()) }
+            container.register(type: B.self, in: .new) { r in B(c: try r.resolve()) }
+            container.register(type: A.self, in: .new) { r in A(b: try r.resolve()) }
             if contender == .swiftFrozen { container.freeze() }
             return time(contender) { loopS5(container, $0) }
         case .swinject:
@@ -243,7 +243,7 @@ struct Runner {
             let ops = method.opsPerRep
             return measureTwoThreads(ops: ops, repetitions: method.repetitions) { loopS2(container, $0) }
         case .swiftLocked, .swiftFrozen:
-            let container = sharedSwiftTable(frozen: contender == .swiftFrozen)
+            let container = sharedOnDictionary(frozen: contender == .swiftFrozen)
             let ops = method.opsPerRep
             return measureTwoThreads(ops: ops, repetitions: method.repetitions) { loopS2(container, $0) }
         case .swinject:
@@ -265,10 +265,10 @@ struct Runner {
             let calls = order.map { manyTypes[$0].resolveSyringe }
             return time(contender) { loopS7(container, calls, $0) }
         case .swiftLocked, .swiftFrozen:
-            let container = SwiftTableContainer()
-            for type in manyTypes { type.registerSwiftTable(container, nil) }
+            let container = SyringeOnDictionary.Container()
+            for type in manyTypes { type.registerOnDictionary(container, nil) }
             if contender == .swiftFrozen { container.freeze() }
-            let calls = order.map { manyTypes[$0].resolveSwiftTable }
+            let calls = order.map { manyTypes[$0].resolveOnDictionary }
             return time(contender) { loopS7(container, calls, $0) }
         case .swinject:
             let container = Swinject.Container()
@@ -294,9 +294,9 @@ struct Runner {
             }
             return container
         case .swiftLocked:
-            let container = SwiftTableContainer()
+            let container = SyringeOnDictionary.Container()
             for name in Self.registrationNames {
-                for type in manyTypes { type.registerSwiftTable(container, name) }
+                for type in manyTypes { type.registerOnDictionary(container, name) }
             }
             return container
         case .swiftFrozen:
@@ -392,7 +392,7 @@ func loopS1(_ container: Syringe.Container, _ n: Int) {
 }
 
 @inline(never)
-func loopS1(_ container: SwiftTableContainer, _ n: Int) {
+func loopS1(_ container: SyringeOnDictionary.Container, _ n: Int) {
     for _ in 0..<n { blackHole(container.resolve(type: Service.self)) }
 }
 
@@ -407,7 +407,7 @@ func loopS2(_ container: Syringe.Container, _ n: Int) {
 }
 
 @inline(never)
-func loopS2(_ container: SwiftTableContainer, _ n: Int) {
+func loopS2(_ container: SyringeOnDictionary.Container, _ n: Int) {
     for _ in 0..<n { blackHole(container.resolve(type: Service.self)) }
 }
 
@@ -422,7 +422,7 @@ func loopS3(_ container: Syringe.Container, _ n: Int) {
 }
 
 @inline(never)
-func loopS3(_ container: SwiftTableContainer, _ n: Int) {
+func loopS3(_ container: SyringeOnDictionary.Container, _ n: Int) {
     for _ in 0..<n { blackHole(container.resolve(type: Service.self, name: "beta")) }
 }
 
@@ -437,8 +437,8 @@ func loopS4(_ container: Syringe.Container, _ n: Int) {
 }
 
 @inline(never)
-func loopS4(_ container: SwiftTableContainer, _ n: Int) {
-    for i in 0..<n { blackHole(container.resolve(type: Service.self, argument: i)) }
+func loopS4(_ container: SyringeOnDictionary.Container, _ n: Int) {
+    for i in 0..<n { blackHole(container.resolve(type: Service.self, arguments: i)) }
 }
 
 @inline(never)
@@ -452,7 +452,7 @@ func loopS5(_ container: Syringe.Container, _ n: Int) {
 }
 
 @inline(never)
-func loopS5(_ container: SwiftTableContainer, _ n: Int) {
+func loopS5(_ container: SyringeOnDictionary.Container, _ n: Int) {
     for _ in 0..<n { blackHole(container.resolve(type: A.self)) }
 }
 
