@@ -91,13 +91,3 @@ extension Pair: Sendable where Element: Sendable {}
 struct Failure: Error, Equatable {
     let code: Int
 }
-
-/// The `ResolutionError` that `body` throws, or nil when it throws nothing.
-func resolutionError(_ body: () throws -> Void) -> ResolutionError? {
-    do {
-        try body()
-        return nil
-    } catch {
-        return error as? ResolutionError
-    }
-}
