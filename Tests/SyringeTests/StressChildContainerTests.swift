@@ -7,7 +7,7 @@ import Testing
 import Syringe
 
 extension StressTests {
-    @Suite("Child containers")
+    @Suite("Child containers coming and going")
     struct ChildContainers {
         final class WeakRef: @unchecked Sendable {
             weak var object: AnyObject?
