@@ -138,12 +138,7 @@ struct AliasTests {
         #expect(reader is Store)
         #expect(c.isRegistered(type: Reader.self, argumentTypes: Int.self))
         #expect(!c.isRegistered(type: Reader.self))
-        let mismatch = try #require(resolutionError { _ = try c.tryResolve(type: Reader.self, arguments: "41") })
-        guard case .argumentMismatch(let registered) = mismatch.reason else {
-            Issue.record("expected .argumentMismatch, got \(mismatch.reason)")
-            return
-        }
-        #expect(registered == ["(Int)"])
+        expectResolutionError(.argumentMismatch(registered: ["(Int)"])) { try c.tryResolve(type: Reader.self, arguments: "41") }
     }
 
     @Test("a named alias of an argument registration")
@@ -168,7 +163,7 @@ struct AliasTests {
         #expect(!c.isRegistered(type: Store.self))
         #expect(!c.isRegistered(type: Reader.self))
         #expect(!c.isRegistered(type: Writer.self, name: "w"))
-        #expect(resolutionError { _ = try c.tryResolve(type: Reader.self) } != nil)
+        expectResolutionError(.notRegistered) { try c.tryResolve(type: Reader.self) }
     }
 
     @Test("an alias of an argument registration goes away when it is removed")
@@ -241,18 +236,15 @@ struct AliasTests {
         let c = Container()
         c.register(type: Store.self) { _ in Store() }.implements(Unrelated.self)
         #expect(c.isRegistered(type: Unrelated.self))
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Unrelated.self) })
-        guard case .incompatibleAlias(let instanceType) = failure.reason else {
-            Issue.record("expected .incompatibleAlias, got \(failure.reason)")
-            return
-        }
-        #expect(instanceType == "Store")
+        let failure = try #require(expectResolutionError(.incompatibleAlias(instanceType: "Store")) {
+            try c.tryResolve(type: Unrelated.self)
+        })
         #expect(ObjectIdentifier(failure.type) == ObjectIdentifier(Unrelated.self))
         #expect(failure.description.contains("Store"))
         #expect(failure.description.contains("alias"))
         // The registration itself still works, and the container is still usable.
         _ = try c.tryResolve(type: Store.self)
-        #expect(resolutionError { _ = try c.tryResolve(type: Unrelated.self) } != nil)
+        expectResolutionError(.incompatibleAlias(instanceType: "Store")) { try c.tryResolve(type: Unrelated.self) }
     }
 
     @Test("an incompatible alias deep in a graph fails the top-level resolve")
@@ -264,11 +256,9 @@ struct AliasTests {
             let _: Unrelated = try r.resolve()
             return Holder()
         }
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Holder.self) })
-        guard case .incompatibleAlias = failure.reason else {
-            Issue.record("expected .incompatibleAlias, got \(failure.reason)")
-            return
-        }
+        let failure = try #require(expectResolutionError(.incompatibleAlias(instanceType: "Store")) {
+            try c.tryResolve(type: Holder.self)
+        })
         #expect(failure.path.first == "Holder")
         #expect(failure.path.last == "Unrelated")
     }

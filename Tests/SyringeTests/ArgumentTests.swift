@@ -68,7 +68,7 @@ struct ArgumentTests {
         #expect(other == Endpoint(url: "localhost", port: 8080, secure: false))
         // The name is part of the key too.
         #expect(!c.isRegistered(type: Endpoint.self, argumentTypes: String.self, Int.self, Bool.self))
-        #expect(resolutionError { _ = try c.tryResolve(type: Endpoint.self, arguments: "example.org", 443, true) } != nil)
+        expectResolutionError(.notRegistered) { try c.tryResolve(type: Endpoint.self, arguments: "example.org", 443, true) }
     }
 
     @Test("a factory resolves an argument registration through its resolver")
@@ -140,19 +140,15 @@ struct ArgumentTests {
     func wrongArguments(_ kind: String) throws {
         let c = Container()
         c.register(type: Label.self) { (_: Resolver, s: String, i: Int) in Label(text: "\(s)\(i)") }
-        let failure: ResolutionError? = switch kind {
-        case "wrong order": resolutionError { _ = try c.tryResolve(type: Label.self, arguments: 1, "a") }
-        case "wrong type": resolutionError { _ = try c.tryResolve(type: Label.self, arguments: "a", 1.5) }
-        case "too few": resolutionError { _ = try c.tryResolve(type: Label.self, arguments: "a") }
-        case "too many": resolutionError { _ = try c.tryResolve(type: Label.self, arguments: "a", 1, true) }
-        default: resolutionError { _ = try c.tryResolve(type: Label.self) }
-        }
-        let thrown = try #require(failure)
-        guard case .argumentMismatch(let registered) = thrown.reason else {
-            Issue.record("expected .argumentMismatch, got \(thrown.reason)")
-            return
-        }
-        #expect(registered == ["(String, Int)"])
+        let thrown = try #require(expectResolutionError(.argumentMismatch(registered: ["(String, Int)"])) {
+            switch kind {
+            case "wrong order": try c.tryResolve(type: Label.self, arguments: 1, "a")
+            case "wrong type": try c.tryResolve(type: Label.self, arguments: "a", 1.5)
+            case "too few": try c.tryResolve(type: Label.self, arguments: "a")
+            case "too many": try c.tryResolve(type: Label.self, arguments: "a", 1, true)
+            default: try c.tryResolve(type: Label.self)
+            }
+        })
         #expect(thrown.description.contains("(String, Int)"))
         #expect(thrown.description.contains("other runtime arguments"))
         #expect(ObjectIdentifier(thrown.type) == ObjectIdentifier(Label.self))
@@ -162,7 +158,9 @@ struct ArgumentTests {
     func mismatchRecordsRequest() throws {
         let c = Container()
         c.register(type: Label.self) { (_: Resolver, s: String, i: Int) in Label(text: "\(s)\(i)") }
-        let thrown = try #require(resolutionError { _ = try c.tryResolve(type: Label.self, arguments: 1, "a") })
+        let thrown = try #require(expectResolutionError(.argumentMismatch(registered: ["(String, Int)"])) {
+            try c.tryResolve(type: Label.self, arguments: 1, "a")
+        })
         #expect(thrown.argumentTypes == ["Int", "String"])
         #expect(thrown.request == "Label with arguments (Int, String)")
     }
@@ -175,13 +173,9 @@ struct ArgumentTests {
         // Another name and another type: not part of the list.
         c.register(type: Label.self, name: "y") { (_: Resolver, d: Double) in Label(text: "\(d)") }
         c.register(type: Endpoint.self, name: "x") { (_: Resolver, d: Double) in Endpoint(url: "\(d)", port: 0, secure: false) }
-        let thrown = try #require(resolutionError { _ = try c.tryResolve(type: Label.self, name: "x", arguments: 1) })
-        guard case .argumentMismatch(let registered) = thrown.reason else {
-            Issue.record("expected .argumentMismatch, got \(thrown.reason)")
-            return
-        }
-        #expect(Set(registered) == ["(String, Int)", "(Bool)"])
-        #expect(registered.count == 2)
+        let thrown = try #require(expectResolutionError(.argumentMismatch(registered: ["(String, Int)", "(Bool)"])) {
+            try c.tryResolve(type: Label.self, name: "x", arguments: 1)
+        })
         #expect(thrown.description.contains("(String, Int)"))
         #expect(thrown.description.contains("(Bool)"))
     }
@@ -190,12 +184,7 @@ struct ArgumentTests {
     func argumentsForPlainRegistration() throws {
         let c = Container()
         c.register(type: Label.self) { _ in Label(text: "plain") }
-        let thrown = try #require(resolutionError { _ = try c.tryResolve(type: Label.self, arguments: 1) })
-        guard case .argumentMismatch(let registered) = thrown.reason else {
-            Issue.record("expected .argumentMismatch, got \(thrown.reason)")
-            return
-        }
-        #expect(registered == ["()"])
+        expectResolutionError(.argumentMismatch(registered: ["()"])) { try c.tryResolve(type: Label.self, arguments: 1) }
     }
 
     @Test("a mismatch lists the signatures registered in a parent")
@@ -203,22 +192,13 @@ struct ArgumentTests {
         let parent = Container()
         parent.register(type: Label.self) { (_: Resolver, s: String, i: Int) in Label(text: "\(s)\(i)") }
         let child = Container(parent: parent)
-        let thrown = try #require(resolutionError { _ = try child.tryResolve(type: Label.self, arguments: 1.5) })
-        guard case .argumentMismatch(let registered) = thrown.reason else {
-            Issue.record("expected .argumentMismatch, got \(thrown.reason)")
-            return
-        }
-        #expect(registered == ["(String, Int)"])
+        expectResolutionError(.argumentMismatch(registered: ["(String, Int)"])) { try child.tryResolve(type: Label.self, arguments: 1.5) }
     }
 
     @Test("nothing registered at all is .notRegistered, not a mismatch")
     func notRegisteredWithArguments() throws {
         let c = Container()
-        let thrown = try #require(resolutionError { _ = try c.tryResolve(type: Label.self, arguments: "a", 1) })
-        guard case .notRegistered = thrown.reason else {
-            Issue.record("expected .notRegistered, got \(thrown.reason)")
-            return
-        }
+        let thrown = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Label.self, arguments: "a", 1) })
         #expect(thrown.description.contains("Label with arguments (String, Int)"))
     }
 
@@ -236,9 +216,9 @@ struct ArgumentTests {
         #expect(c.isRegistered(type: String.self, argumentTypes: Int.self, String.self, Double.self, Bool.self,
                                Int8.self, UInt64.self, Character.self))
         // The same seven in another order is another key.
-        #expect(resolutionError {
-            _ = try c.tryResolve(type: String.self, arguments: "two", 1, 3.5, true, Int8(-5), UInt64.max, Character("z"))
-        } != nil)
+        expectResolutionError(.argumentMismatch(registered: ["(Int, String, Double, Bool, Int8, UInt64, Character)"])) {
+            try c.tryResolve(type: String.self, arguments: "two", 1, 3.5, true, Int8(-5), UInt64.max, Character("z"))
+        }
     }
 
     @Test("struct, generic, collection and class arguments pass through intact")
@@ -280,7 +260,9 @@ struct ArgumentTests {
         c.register(type: Label.self) { (_: Resolver, t: Tagged<String>) in Label(text: "string \(t.value)") }
         #expect(try c.tryResolve(type: Label.self, arguments: Tagged(value: 1)) == Label(text: "int 1"))
         #expect(try c.tryResolve(type: Label.self, arguments: Tagged(value: "s")) == Label(text: "string s"))
-        #expect(resolutionError { _ = try c.tryResolve(type: Label.self, arguments: Tagged(value: 1.5)) } != nil)
+        expectResolutionError(.argumentMismatch(registered: ["(Tagged<Int>)", "(Tagged<String>)"])) {
+            try c.tryResolve(type: Label.self, arguments: Tagged(value: 1.5))
+        }
     }
 
     @Test("optional arguments, including nil")
@@ -294,12 +276,9 @@ struct ArgumentTests {
         #expect(c.isRegistered(type: Label.self, argumentTypes: Int?.self, String?.self))
         // The argument types are exact: `Int` is not `Int?`.
         #expect(!c.isRegistered(type: Label.self, argumentTypes: Int.self, String.self))
-        let thrown = try #require(resolutionError { _ = try c.tryResolve(type: Label.self, arguments: 3, "x") })
-        guard case .argumentMismatch(let registered) = thrown.reason else {
-            Issue.record("expected .argumentMismatch, got \(thrown.reason)")
-            return
+        expectResolutionError(.argumentMismatch(registered: ["(Optional<Int>, Optional<String>)"])) {
+            try c.tryResolve(type: Label.self, arguments: 3, "x")
         }
-        #expect(registered == ["(Optional<Int>, Optional<String>)"])
     }
 
     @Test("a class instance argument arrives as the same object, and is not retained by the container")
@@ -438,13 +417,8 @@ struct ArgumentTests {
             let _: Endpoint = try r.resolve(arguments: "u", 5)
             return Outer()
         }
-        let direct = try #require(resolutionError { _ = try c.tryResolve(type: Endpoint.self, arguments: "u", 3) })
-        guard case .factoryFailed(let underlying) = direct.reason else {
-            Issue.record("expected .factoryFailed, got \(direct.reason)")
-            return
-        }
-        #expect(underlying as? Failure == Failure(code: 3))
-        let nested = try #require(resolutionError { _ = try c.tryResolve(type: Outer.self) })
+        expectResolutionError(.factoryFailed(Failure(code: 3))) { try c.tryResolve(type: Endpoint.self, arguments: "u", 3) }
+        let nested = try #require(expectResolutionError(.factoryFailed(Failure(code: 5))) { try c.tryResolve(type: Outer.self) })
         #expect(nested.path == ["Outer", "Endpoint(String, Int)"])
     }
 

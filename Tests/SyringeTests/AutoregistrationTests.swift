@@ -148,11 +148,7 @@ struct AutoregistrationTests {
         }
         // Everything else is still there.
         #expect(c.isRegistered(type: Wide.self))
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Wide.self) })
-        guard case .notRegistered = failure.reason else {
-            Issue.record("expected .notRegistered, got \(failure.reason)")
-            return
-        }
+        let failure = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Wide.self) })
         #expect(failure.path == ["Wide", name])
         #expect(ObjectIdentifier(failure.type) == ObjectIdentifier(removed))
         #expect(failure.description.contains("could not resolve \(name):"))
@@ -168,7 +164,7 @@ struct AutoregistrationTests {
         let c = Container()
         c.autoregister(initializer: Dependency.init)
         c.autoregister(type: Screen.self, in: .new, initializer: Screen.init)
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Screen.self) })
+        let failure = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Screen.self) })
         #expect(failure.path == ["Screen", "Dependency", "Manager"])
         #expect(ObjectIdentifier(failure.type) == ObjectIdentifier(Manager.self))
     }
@@ -181,12 +177,7 @@ struct AutoregistrationTests {
         let c = Container()
         c.register(type: Manager.self) { _ in Manager() }
         c.autoregister(type: Fragile.self, in: .new, initializer: Fragile.init)
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Fragile.self) })
-        guard case .factoryFailed(let underlying) = failure.reason else {
-            Issue.record("expected .factoryFailed, got \(failure.reason)")
-            return
-        }
-        #expect(underlying as? Failure == Failure(code: 11))
+        expectResolutionError(.factoryFailed(Failure(code: 11))) { try c.tryResolve(type: Fragile.self) }
     }
 
     @Test("named autoregistrations are separate registrations")
@@ -223,11 +214,9 @@ struct AutoregistrationTests {
         let c = Container()
         c.autoregister(type: Numbered.self, name: "n", argument: Int.self, initializer: Numbered.init)
         #expect(c.isRegistered(type: Numbered.self, name: "n", argumentTypes: Int.self))
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Numbered.self, name: "n", arguments: 1) })
-        guard case .notRegistered = failure.reason else {
-            Issue.record("expected .notRegistered, got \(failure.reason)")
-            return
-        }
+        let failure = try #require(expectResolutionError(.notRegistered) {
+            try c.tryResolve(type: Numbered.self, name: "n", arguments: 1)
+        })
         #expect(failure.path == ["Numbered[\"n\"](Int)", "Manager"])
         c.register(type: Manager.self) { _ in Manager() }
         #expect(try c.tryResolve(type: Numbered.self, name: "n", arguments: 3).integer == 3)

@@ -50,12 +50,26 @@ struct CircularDependencyTests {
     }
 
     @Test("a throwing onResolved fails the top-level resolve with its path")
-    func throwingCallback() {
+    func throwingCallback() throws {
+        struct Outer {}
         let c = Container()
         c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
             .onResolved { _, _ in throw Failure(code: 3) }
-        #expect(throws: ResolutionError.self) { try c.tryResolve(type: Tracked.self) }
+        c.register(type: Outer.self, in: .new) { r -> Outer in
+            let _: Tracked = try r.resolve()
+            return Outer()
+        }
+        let direct = try #require(expectResolutionError(.factoryFailed(Failure(code: 3))) { try c.tryResolve(type: Tracked.self) })
+        #expect(direct.path == ["Tracked"])
+        #expect(ObjectIdentifier(direct.type) == ObjectIdentifier(Tracked.self))
+        // Callbacks run after the outermost factory has returned, outside
+        // every frame: the path is the callback's own registration, not
+        // the chain of requests that created its instance.
+        let nested = try #require(expectResolutionError(.factoryFailed(Failure(code: 3))) { try c.tryResolve(type: Outer.self) })
+        #expect(nested.path == ["Tracked"])
+        #expect(ObjectIdentifier(nested.type) == ObjectIdentifier(Tracked.self))
         c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
         #expect(throws: Never.self) { try c.tryResolve(type: Tracked.self) }
+        #expect(throws: Never.self) { try c.tryResolve(type: Outer.self) }
     }
 }

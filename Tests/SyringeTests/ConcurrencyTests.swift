@@ -168,7 +168,7 @@ struct ConcurrencyTests {
                     if wanted == A.self { _ = try c.tryResolve(type: A.self) } else { _ = try c.tryResolve(type: B.self) }
                     result = "resolved"
                 } catch let error as ResolutionError {
-                    if case .cycle = error.reason { result = "cycle" } else { result = "other: \(error)" }
+                    result = ExpectedReason.cycle.matches(error.reason) ? "cycle" : "other: \(error)"
                 } catch {
                     result = "untyped: \(error)"
                 }

@@ -6,11 +6,7 @@ struct ErrorTests {
     @Test("a missing registration names the type and the name")
     func notRegistered() throws {
         let c = Container()
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Animal.self, name: "Lion") })
-        guard case .notRegistered = failure.reason else {
-            Issue.record("expected .notRegistered, got \(failure.reason)")
-            return
-        }
+        let failure = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Animal.self, name: "Lion") })
         #expect(failure.name == "Lion")
         #expect(ObjectIdentifier(failure.type) == ObjectIdentifier(Animal.self))
         #expect(failure.description.contains("Animal named \"Lion\""))
@@ -20,7 +16,7 @@ struct ErrorTests {
     func reflection() throws {
         let c = Container()
         c.register(type: Animal.self, name: "Cat") { _ in Cat() }
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Animal.self, name: "Lion") })
+        let failure = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Animal.self, name: "Lion") })
         let children = Mirror(reflecting: failure).children
         #expect(children.map(\.label) == ["reason", "type", "name", "argumentTypes", "path", "suggestions", "unlistedSuggestions"])
         #expect(children.first { $0.label == "name" }?.value as? String? == "Lion")
@@ -42,7 +38,7 @@ struct ErrorTests {
             let _: ViewModel = try r.resolve()
             return Screen()
         }
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Screen.self) })
+        let failure = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Screen.self) })
         #expect(failure.path == ["Screen", "ViewModel", "Service"])
         #expect(failure.description.contains("Screen → ViewModel → Service"))
         // The container is still usable afterwards.
@@ -54,7 +50,7 @@ struct ErrorTests {
     func suggestsOtherName() throws {
         let c = Container()
         c.register(type: Animal.self, name: "Cat", dependency: Cat())
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Animal.self, name: "cat") })
+        let failure = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Animal.self, name: "cat") })
         #expect(failure.suggestions.count == 1)
         #expect(failure.suggestions.first?.contains("Animal[\"Cat\"]") == true)
     }
@@ -63,7 +59,7 @@ struct ErrorTests {
     func suggestsOtherType() throws {
         let c = Container()
         c.register(type: Cat.self, name: "Cat", dependency: Cat())
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Animal.self, name: "Cat") })
+        let failure = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Animal.self, name: "Cat") })
         #expect(failure.suggestions.contains { $0.contains("Cat[\"Cat\"]") && $0.contains("another type") })
     }
 
@@ -72,9 +68,9 @@ struct ErrorTests {
         let c = Container()
         c.register(type: Int?.self, dependency: 1)
         c.register(type: String.self, dependency: "s")
-        let asksInt = try #require(resolutionError { _ = try c.tryResolve(type: Int.self) })
+        let asksInt = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Int.self) })
         #expect(asksInt.suggestions.first?.contains("Optional") == true)
-        let asksOptionalString = try #require(resolutionError { _ = try c.tryResolve(type: String?.self) })
+        let asksOptionalString = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: String?.self) })
         #expect(asksOptionalString.suggestions.first?.contains("non-optional") == true)
     }
 
@@ -82,12 +78,12 @@ struct ErrorTests {
     func suggestsConcreteType() throws {
         let c = Container()
         c.register { _ in ServiceImp() }
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Service.self) })
+        let failure = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Service.self) })
         #expect(failure.suggestions.first?.contains("ServiceImp") == true)
         #expect(failure.suggestions.first?.contains(".implements(Service.self)") == true)
         // Once the concrete instance exists, its conformance is checked, not guessed.
         _ = c.resolve(type: ServiceImp.self)
-        let again = try #require(resolutionError { _ = try c.tryResolve(type: Service.self) })
+        let again = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Service.self) })
         #expect(again.suggestions.first?.contains("whose instance is a") == true)
     }
 
@@ -97,7 +93,7 @@ struct ErrorTests {
         for index in 0..<1_000 {
             c.register(type: Int.self, name: "n\(index)", dependency: index)
         }
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Int.self, name: "x") })
+        let failure = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Int.self, name: "x") })
         #expect(failure.suggestions.count == 5)
         #expect(failure.unlistedSuggestions == 995)
         #expect(failure.description.hasSuffix("\n    … and 995 more"))
@@ -113,34 +109,24 @@ struct ErrorTests {
             let _: Int = try r.resolve()
             return Outer()
         }
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Outer.self) })
-        guard case .factoryFailed(let underlying) = failure.reason else {
-            Issue.record("expected .factoryFailed, got \(failure.reason)")
-            return
-        }
-        #expect(underlying as? Failure == Failure(code: 7))
+        let failure = try #require(expectResolutionError(.factoryFailed(Failure(code: 7))) { try c.tryResolve(type: Outer.self) })
         #expect(failure.path == ["Outer", "Int"])
         #expect(ObjectIdentifier(failure.type) == ObjectIdentifier(Int.self))
     }
 
-    @Test("a constructor cycle is reported with its path and leaves the container usable")
-    func constructorCycle() throws {
+    @Test("a constructor cycle is reported with its path and leaves the container usable",
+          arguments: [Scope.new, .shared, .graph, .weak])
+    func constructorCycle(_ scope: Scope) throws {
         final class A { init(_ b: AnyObject) {} }
         final class B { init(_ a: A) {} }
-        for scope in [Scope.new, .shared, .graph, .weak] {
-            let c = Container()
-            c.register(type: A.self, in: scope) { r in A(try r.resolve(type: B.self)) }
-            c.register(type: B.self, in: scope) { r in B(try r.resolve(type: A.self)) }
-            let failure = try #require(resolutionError { _ = try c.tryResolve(type: A.self) })
-            guard case .cycle = failure.reason else {
-                Issue.record("\(scope): expected .cycle, got \(failure.reason)")
-                continue
-            }
-            #expect(failure.path == ["A", "B", "A"], "\(scope)")
-            // Break the cycle and resolve again from the same container.
-            c.register(type: B.self, in: scope) { _ in B(A(NSObjectLike())) }
-            _ = try c.tryResolve(type: A.self)
-        }
+        let c = Container()
+        c.register(type: A.self, in: scope) { r in A(try r.resolve(type: B.self)) }
+        c.register(type: B.self, in: scope) { r in B(try r.resolve(type: A.self)) }
+        let failure = try #require(expectResolutionError(.cycle) { try c.tryResolve(type: A.self) })
+        #expect(failure.path == ["A", "B", "A"])
+        // Break the cycle and resolve again from the same container.
+        c.register(type: B.self, in: scope) { _ in B(A(NSObjectLike())) }
+        _ = try c.tryResolve(type: A.self)
     }
 
     @Test("a factory with arguments may resolve itself with other arguments")
@@ -164,11 +150,7 @@ struct ErrorTests {
         c.register(type: Loop.self) { (r: Resolver, step: Int) in
             try r.resolve(type: Loop.self, arguments: step + 1)
         }
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Loop.self, arguments: 0) })
-        guard case .cycle = failure.reason else {
-            Issue.record("expected .cycle, got \(failure.reason)")
-            return
-        }
+        let failure = try #require(expectResolutionError(.cycle) { try c.tryResolve(type: Loop.self, arguments: 0) })
         #expect(failure.path.count == 257)
         c.register(type: Int.self, dependency: 1)
         #expect(try c.tryResolve(type: Int.self) == 1, "the container is usable afterwards")
@@ -178,7 +160,7 @@ struct ErrorTests {
     func hugeName() throws {
         let c = Container()
         let name = String(repeating: "x", count: 1 << 20)
-        let failure = try #require(resolutionError { _ = try c.tryResolve(type: Int.self, name: name) })
+        let failure = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Int.self, name: name) })
         #expect(failure.description.utf8.count < 1_000)
         #expect(failure.name == name, "the error keeps the full name itself")
     }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 import Syringe
 
@@ -95,43 +90,4 @@ extension Pair: Sendable where Element: Sendable {}
 
 struct Failure: Error, Equatable {
     let code: Int
-}
-
-/// A value guarded by a pthread mutex.
-///
-/// Not `Synchronization.Mutex`: on Linux that one is built on raw futexes,
-/// which ThreadSanitizer does not see, so every access it guards would be
-/// reported as a race.
-final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
-    }
-}
-
-/// The `ResolutionError` that `body` throws, or nil when it throws nothing.
-func resolutionError(_ body: () throws -> Void) -> ResolutionError? {
-    do {
-        try body()
-        return nil
-    } catch {
-        return error as? ResolutionError
-    }
 }

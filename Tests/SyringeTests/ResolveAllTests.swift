@@ -168,17 +168,8 @@ struct ResolveAllTests {
         let counter = Counter()
         c.register(type: Plugin.self, name: "ok", in: .new) { _ in NamedPlugin("ok", counter: counter) }
         c.register(type: Plugin.self, name: "bad", in: .new) { _ -> Plugin in throw Failure(code: 3) }
-        do throws(ResolutionError) {
-            _ = try c.tryResolveAll(type: Plugin.self)
-            Issue.record("expected tryResolveAll to throw")
-        } catch {
-            guard case .factoryFailed(let underlying) = error.reason else {
-                Issue.record("expected .factoryFailed, got \(error.reason)")
-                return
-            }
-            #expect(underlying as? Failure == Failure(code: 3))
-            #expect(error.name == "bad")
-        }
+        let error = expectResolutionError(.factoryFailed(Failure(code: 3))) { try c.tryResolveAll(type: Plugin.self) }
+        #expect(error?.name == "bad")
         c.remove(type: Plugin.self, name: "bad")
         #expect(ids(try c.tryResolveAll(type: Plugin.self)) == ["ok"])
     }
@@ -187,16 +178,8 @@ struct ResolveAllTests {
     func tryResolveAllMissingDependency() throws {
         let c = Container()
         c.register(type: Plugin.self, name: "needs") { r in NamedPlugin(try r.resolve(type: String.self, name: "id")) }
-        do throws(ResolutionError) {
-            _ = try c.tryResolveAll(type: Plugin.self)
-            Issue.record("expected tryResolveAll to throw")
-        } catch {
-            guard case .notRegistered = error.reason else {
-                Issue.record("expected .notRegistered, got \(error.reason)")
-                return
-            }
-            #expect(error.path.last == "String[\"id\"]")
-        }
+        let error = try #require(expectResolutionError(.notRegistered) { try c.tryResolveAll(type: Plugin.self) })
+        #expect(error.path.last == "String[\"id\"]")
     }
 
     @Test("Resolver.resolveAll inside a factory joins the object graph")

@@ -1,0 +1,63 @@
+import Testing
+import Syringe
+
+/// The `ResolutionError.Reason` a test expects.
+///
+/// `Reason` is not `Equatable` (`factoryFailed` carries an `any Error`), so
+/// this names the case and, where tests check one, its payload.
+enum ExpectedReason: CustomStringConvertible {
+    case notRegistered
+    case cycle
+    /// The factory or callback threw this `Failure`.
+    case factoryFailed(Failure)
+    /// Exactly these signatures, in any order: the library promises none.
+    case argumentMismatch(registered: [String])
+    case incompatibleAlias(instanceType: String)
+
+    func matches(_ reason: ResolutionError.Reason) -> Bool {
+        switch (self, reason) {
+        case (.notRegistered, .notRegistered), (.cycle, .cycle):
+            true
+        case let (.factoryFailed(expected), .factoryFailed(underlying)):
+            underlying as? Failure == expected
+        case let (.argumentMismatch(expected), .argumentMismatch(registered)):
+            registered.sorted() == expected.sorted()
+        case let (.incompatibleAlias(expected), .incompatibleAlias(instanceType)):
+            instanceType == expected
+        default:
+            false
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .notRegistered: ".notRegistered"
+        case .cycle: ".cycle"
+        case .factoryFailed(let failure): ".factoryFailed(\(failure))"
+        case .argumentMismatch(let registered): ".argumentMismatch(registered: \(registered))"
+        case .incompatibleAlias(let instanceType): ".incompatibleAlias(instanceType: \(instanceType))"
+        }
+    }
+}
+
+/// The `ResolutionError` that `body` throws, when its reason is `expected`.
+///
+/// Otherwise records an issue at the caller (nothing thrown, another error,
+/// another reason) and returns nil, so that a test that goes on to check
+/// the error's other fields writes `try #require(expectResolutionError(…))`.
+@discardableResult
+func expectResolutionError<T>(_ expected: ExpectedReason, sourceLocation: SourceLocation = #_sourceLocation,
+                              _ body: () throws -> T) -> ResolutionError? {
+    do {
+        _ = try body()
+        Issue.record("expected a ResolutionError \(expected), but nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as ResolutionError {
+        if expected.matches(error.reason) {
+            return error
+        }
+        Issue.record("expected \(expected), got \(error.reason)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected a ResolutionError \(expected), got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
