@@ -36,12 +36,7 @@ struct CallbackFailureTests {
                 try failOnce.call()
                 configured.add(1, ordering: .relaxed)
             }
-        let error = try #require(resolutionError { _ = try c.tryResolve(type: Tracked.self) })
-        guard case .factoryFailed(let underlying) = error.reason else {
-            Issue.record("expected .factoryFailed, got \(error.reason)")
-            return
-        }
-        #expect(underlying as? Failure == Failure(code: 1))
+        expectResolutionError(.factoryFailed(Failure(code: 1))) { try c.tryResolve(type: Tracked.self) }
         let second = try c.tryResolve(type: Tracked.self)
         #expect(second.serial == 2, "the half-configured first instance was returned again")
         #expect(configured.load(ordering: .relaxed) == 1)
