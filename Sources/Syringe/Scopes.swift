@@ -51,53 +51,60 @@ extension Container {
     /// anew instead of returning a half-configured object.
     @usableFromInline
     func createShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
-        // The cycle check comes before the claim: waiting for our own claim
-        // would never end instead of reporting the cycle.
-        try context.enter(definition)
-        defer { context.leave() }
-        try InstanceCreation.acquire(definition, context: context)
-        defer { InstanceCreation.release(definition) }
-        if let instance = definition.sharedInstance() {
-            return instance  // another thread created it while we waited
-        }
-        let resolver = Resolver(container: holder)
-        let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
-        let box = definition.publishShared(instance)
-        if let hooks = definition.loadHooks() {
-            context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { _ in
-                if let retracted = definition.retractShared(box) {
-                    holder.retire(retracted)
+        try claiming(definition, context: context) { () throws(ResolutionError) -> T in
+            if let instance = definition.sharedInstance() {
+                return instance  // another thread created it while we waited
+            }
+            let resolver = Resolver(container: holder)
+            let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
+            let box = definition.publishShared(instance)
+            if let hooks = definition.loadHooks() {
+                context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { _ in
+                    if let retracted = definition.retractShared(box) {
+                        holder.retire(retracted)
+                    }
                 }
             }
+            return instance
         }
-        return instance
     }
 
     /// `.weak`: the live instance, or a new one. Like `.shared`, a new
     /// instance whose callbacks did not all run is forgotten again.
     @usableFromInline
     func reuseOrCreateWeak<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        try claiming(definition, context: context) { () throws(ResolutionError) -> T in
+            let box = definition.weakBox!
+            if let instance = box.load() {
+                return instance
+            }
+            let resolver = Resolver(container: holder)
+            let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
+            box.store(instance)
+            if let hooks = definition.loadHooks(), let created = box.storedObject {
+                context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { context in
+                    // Runs when the outermost resolve failed, on this thread,
+                    // which holds no claim by then: taking this one cannot wait
+                    // for ourselves.
+                    guard (try? InstanceCreation.acquire(definition, context: context)) != nil else { return }
+                    defer { InstanceCreation.release(definition) }
+                    box.forget(ifHolding: created)
+                }
+            }
+            return instance
+        }
+    }
+
+    /// Runs `body` inside `definition`'s frame, holding its claim: a `.shared`
+    /// or `.weak` instance is created by one thread at a time.
+    @inline(__always)
+    private func claiming<T>(_ definition: Definition<T>, context: ResolutionContext, _ body: () throws(ResolutionError) -> T) throws(ResolutionError) -> T {
+        // The cycle check comes before the claim: waiting for our own claim
+        // would never end instead of reporting the cycle.
         try context.enter(definition)
         defer { context.leave() }
         try InstanceCreation.acquire(definition, context: context)
         defer { InstanceCreation.release(definition) }
-        let box = definition.weakBox!
-        if let instance = box.load() {
-            return instance
-        }
-        let resolver = Resolver(container: holder)
-        let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
-        box.store(instance)
-        if let hooks = definition.loadHooks(), let created = box.storedObject {
-            context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { context in
-                // Runs when the outermost resolve failed, on this thread,
-                // which holds no claim by then: taking this one cannot wait
-                // for ourselves.
-                guard (try? InstanceCreation.acquire(definition, context: context)) != nil else { return }
-                defer { InstanceCreation.release(definition) }
-                box.forget(ifHolding: created)
-            }
-        }
-        return instance
+        return try body()
     }
 }
