@@ -157,6 +157,10 @@ int main(void) {
     syr_table_destroy(syr_table_create(0));
     syr_table_destroy(syr_table_create(5000));
     syr_table_destroy(NULL);
+    // Sizes no storage can hold fail cleanly instead of wrapping or spinning.
+    SM_EXPECT(syr_table_create(SIZE_MAX) == NULL, "create(SIZE_MAX)");
+    SM_EXPECT(syr_table_create(SIZE_MAX / 2) == NULL, "create(SIZE_MAX / 2)");
+    SM_EXPECT(syr_table_create(SIZE_MAX / 16 + 1) == NULL, "create(SIZE_MAX / 16 + 1)");
 
     sm_workout(UINT64_MAX, SM_KEYS);
     // Every key colliding makes probing quadratic; fewer keys keep valgrind fast.

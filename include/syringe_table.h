@@ -165,8 +165,8 @@ syr_table_lookup(const syr_table *table, const void *type, const void *signature
 // Writer API: callers serialise these. Defined in syringe_table.c.
 // ---------------------------------------------------------------------------
 
-/// Creates an empty table with room for at least `expected` keys.
-/// Returns NULL when memory is exhausted.
+/// Creates an empty table with room for at least `expected` keys. Returns
+/// NULL when memory is exhausted or no storage can hold `expected` keys.
 syr_table *syr_table_create(size_t expected);
 
 /// Frees the table, its current and retired storage, and every name it owns.

@@ -18,6 +18,11 @@ typedef struct syr_block {
 // Smallest storage ever allocated; a power of two.
 #define SYR_MIN_CAPACITY ((size_t)8)
 
+// Capacities are powers of two; this is the largest one a size_t holds, so
+// doubling up to it cannot wrap. Storage that large cannot be addressed
+// anyway: syr_storage_alloc's byte count overflows first and fails.
+#define SYR_MAX_CAPACITY (SIZE_MAX / 2 + 1)
+
 // Rebuild when full slots plus tombstones would exceed 3/4 of the capacity;
 // a rebuild sizes the new storage so that it starts at most half full. Linear
 // probing stays short at these loads and a quarter of the slots are always
@@ -26,12 +31,19 @@ static bool syr_over_load(size_t used, size_t capacity) {
     return used * 4 > capacity * 3;
 }
 
-static size_t syr_capacity_for(size_t keys) {
-    size_t capacity = SYR_MIN_CAPACITY;
-    while (capacity < keys * 2) {
-        capacity *= 2;
+// The smallest capacity that gives `keys` keys two slots each. False when no
+// capacity is that large.
+static bool syr_capacity_for(size_t keys, size_t *capacity) {
+    size_t slots;
+    if (__builtin_mul_overflow(keys, (size_t)2, &slots) || slots > SYR_MAX_CAPACITY) {
+        return false;
     }
-    return capacity;
+    size_t fitting = SYR_MIN_CAPACITY;
+    while (fitting < slots) {
+        fitting *= 2;
+    }
+    *capacity = fitting;
+    return true;
 }
 
 // A name copy is a syr_block followed by the bytes.
@@ -55,8 +67,15 @@ static void syr_retire(syr_table *table, syr_block *block) {
     table->retired = block;
 }
 
-static syr_storage *syr_storage_alloc(size_t capacity, uint64_t hash_mask) {
-    size_t size = SYR_STORAGE_HEADROOM + sizeof(syr_storage) + capacity * (sizeof(syr_slot) + sizeof(syr_slot_name));
+// Empty storage with room for `keys` keys, or NULL when memory is exhausted
+// or no storage can be that large.
+static syr_storage *syr_storage_alloc(size_t keys, uint64_t hash_mask) {
+    size_t capacity, size;
+    if (!syr_capacity_for(keys, &capacity) ||
+        __builtin_mul_overflow(capacity, sizeof(syr_slot) + sizeof(syr_slot_name), &size) ||
+        __builtin_add_overflow(size, SYR_STORAGE_HEADROOM + sizeof(syr_storage), &size)) {
+        return NULL;
+    }
     void *memory = NULL;
     if (posix_memalign(&memory, 64, size) != 0) {
         return NULL;
@@ -129,7 +148,7 @@ static void syr_place(syr_storage *storage, uint64_t h, const void *type, const 
 // publishes it; the old storage is retired. Names move with their slots.
 static int syr_rebuild(syr_table *table, size_t keys) {
     syr_storage *old = syr_current(table);
-    syr_storage *fresh = syr_storage_alloc(syr_capacity_for(keys), table->hash_mask);
+    syr_storage *fresh = syr_storage_alloc(keys, table->hash_mask);
     if (fresh == NULL) {
         return -1;
     }
@@ -157,7 +176,7 @@ syr_table *syr_table_create(size_t expected) {
         return NULL;
     }
     table->hash_mask = UINT64_MAX;
-    syr_storage *storage = syr_storage_alloc(syr_capacity_for(expected), table->hash_mask);
+    syr_storage *storage = syr_storage_alloc(expected, table->hash_mask);
     if (storage == NULL) {
         free(table);
         return NULL;
@@ -244,7 +263,7 @@ void *syr_table_remove(syr_table *table, const void *type, const void *signature
 
 int syr_table_clear(syr_table *table) {
     syr_storage *old = syr_current(table);
-    syr_storage *fresh = syr_storage_alloc(SYR_MIN_CAPACITY, table->hash_mask);
+    syr_storage *fresh = syr_storage_alloc(0, table->hash_mask);
     if (fresh == NULL) {
         return -1;
     }

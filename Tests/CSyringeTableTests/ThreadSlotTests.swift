@@ -2,23 +2,6 @@ import CSyringeTable
 import Foundation
 import Testing
 
-/// A result handed from a finished thread to the one that waited for it.
-private final class Outcome<R>: @unchecked Sendable {
-    var value: R?
-}
-
-/// Runs `body` on a new thread and waits for it.
-private func onNewThread<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R? {
-    let outcome = Outcome<R>()
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-        outcome.value = body()
-        done.signal()
-    }.start()
-    done.wait()
-    return outcome.value
-}
-
 private func fakePointer(_ bits: UInt) -> UnsafeMutableRawPointer {
     UnsafeMutableRawPointer(bitPattern: bits)!
 }
