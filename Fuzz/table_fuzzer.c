@@ -22,7 +22,7 @@
 // After every op: every pool key's lookup equals the model, the count equals
 // the model's, and syr_table_check_invariants holds. Any mismatch aborts.
 
-#include "syringe_table.h"
+#include "syringe_table_testing.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 // the names of overwritten, removed and cleared keys. It also checks every
 // result, so a leak-free run is also a correct one. Exits 1 on a mismatch.
 
-#include "syringe_table.h"
+#include "syringe_table_testing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
