@@ -103,6 +103,7 @@ typedef struct {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
+    FZ_CHECK(syr_internal_checks_enabled(), "the table must be built with SYR_INTERNAL_CHECKS");
     for (size_t i = 0; i < FZ_LONG_NAME; i++) {
         fz_long_a[i] = (uint8_t)(i * 7 + 1);
     }

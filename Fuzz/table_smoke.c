@@ -153,6 +153,7 @@ static void sm_workout(uint64_t mask, size_t keys) {
 }
 
 int main(void) {
+    SM_EXPECT(syr_internal_checks_enabled(), "the table must be built with SYR_INTERNAL_CHECKS");
     // Destroying untouched tables must free their single storage block too.
     syr_table_destroy(syr_table_create(0));
     syr_table_destroy(syr_table_create(5000));

@@ -34,6 +34,11 @@ int syr_table_set_hash_mask(syr_table *table, uint64_t mask);
 /// probe length). Returns true when they hold.
 bool syr_table_check_invariants(const syr_table *table);
 
+/// Whether syringe_table.c was compiled with SYR_INTERNAL_CHECKS, which makes
+/// every writer operation check the invariants it could have broken before
+/// returning, and abort, naming the invariant and the slot, when one fails.
+bool syr_internal_checks_enabled(void);
+
 /// XXH3-64 of `length` bytes, for callers that cannot see the inlined
 /// xxHash macros (Swift and tests).
 uint64_t syr_xxh3_64(const void *bytes, size_t length);

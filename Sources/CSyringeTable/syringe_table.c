@@ -8,7 +8,18 @@
 #include "syringe_table.h"
 #include "syringe_table_testing.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+
+// Debug builds (and the fuzzer) define SYR_INTERNAL_CHECKS: then every writer
+// operation checks what it could have broken before it returns, and aborts
+// on the first broken invariant. The checks are compiled in either way, so
+// they cannot rot, and cost nothing when the constant is false.
+#ifdef SYR_INTERNAL_CHECKS
+#define SYR_CHECKING true
+#else
+#define SYR_CHECKING false
+#endif
 
 // ---------------------------------------------------------------------------
 // Sizing
@@ -262,6 +273,47 @@ static syr_violation syr_check_table(const syr_table *table) {
     return syr_check_counters(table);
 }
 
+// Aborts, naming the invariant, the slot and the operation, when a check
+// found a violation.
+static void syr_enforce(syr_violation violation, const char *operation) {
+    if (violation.problem == NULL) {
+        return;
+    }
+    if (violation.slot == SYR_NO_SLOT) {
+        fprintf(stderr, "syringe_table: invariant broken after %s: %s\n", operation, violation.problem);
+    } else {
+        fprintf(stderr, "syringe_table: invariant broken after %s: slot %zu: %s\n", operation, violation.slot,
+                violation.problem);
+    }
+    abort();
+}
+
+// After an insert or overwrite: the written slot's probe run and the counters.
+static void syr_verify_written(const syr_table *table, size_t index, const char *operation) {
+    if (SYR_CHECKING) {
+        syr_enforce(syr_check_slot(syr_current(table), index), operation);
+        syr_enforce(syr_check_counters(table), operation);
+    }
+}
+
+// After a remove: the new tombstone, the key's absence and the counters.
+static void syr_verify_removed(const syr_table *table, size_t index, uint64_t h, const void *type,
+                               const void *signature, const void *name, size_t name_len) {
+    if (SYR_CHECKING) {
+        const syr_storage *storage = syr_current(table);
+        syr_enforce(syr_check_slot(storage, index), "remove");
+        syr_enforce(syr_check_run(storage, h, type, signature, name, name_len, SYR_NO_SLOT), "remove");
+        syr_enforce(syr_check_counters(table), "remove");
+    }
+}
+
+// After a rebuild or clear, which cost O(capacity) themselves: everything.
+static void syr_verify_table(const syr_table *table, const char *operation) {
+    if (SYR_CHECKING) {
+        syr_enforce(syr_check_table(table), operation);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Writer operations
 // ---------------------------------------------------------------------------
@@ -298,11 +350,12 @@ static bool syr_find(const syr_storage *storage, uint64_t h, const void *type, c
     }
 }
 
-// Writes a key into the first EMPTY slot of its probe sequence and publishes
-// it. The caller guarantees that the key is absent and that an EMPTY slot
-// exists. Tombstones are skipped, never reused: see the header's contract.
-static void syr_place(syr_storage *storage, uint64_t h, const void *type, const void *signature,
-                      const uint8_t *name, size_t name_len, void *value) {
+// Writes a key into the first EMPTY slot of its probe sequence, publishes it
+// and returns its index. The caller guarantees that the key is absent and
+// that an EMPTY slot exists. Tombstones are skipped, never reused: see the
+// header's contract.
+static size_t syr_place(syr_storage *storage, uint64_t h, const void *type, const void *signature,
+                        const uint8_t *name, size_t name_len, void *value) {
     size_t index = (size_t)h & storage->mask;
     while (syr_slot_hash_load_relaxed(&storage->slots[index]) != SYR_SLOT_EMPTY) {
         index = (index + 1) & storage->mask;
@@ -314,6 +367,7 @@ static void syr_place(syr_storage *storage, uint64_t h, const void *type, const 
     syr_slot_value_store_relaxed(slot, value);
     // Publishes every field above to readers that acquire-load the hash.
     syr_slot_hash_store_release(slot, h);
+    return index;
 }
 
 // Moves every full slot into a new storage sized for `keys` keys and
@@ -388,6 +442,7 @@ int syr_table_insert(syr_table *table, const void *type, const void *signature, 
         *replaced = syr_slot_value_load_relaxed(existing);
         // Readers see either the old or the new value, each fully built.
         syr_slot_value_store_release(existing, value);
+        syr_verify_written(table, index, "overwrite");
         return 0;
     }
     bool failed;
@@ -395,7 +450,8 @@ int syr_table_insert(syr_table *table, const void *type, const void *signature, 
     if (failed) {
         return -1;
     }
-    if (syr_over_load(table->used + 1, storage->mask + 1)) {
+    const bool rebuilding = syr_over_load(table->used + 1, storage->mask + 1);
+    if (rebuilding) {
         if (syr_rebuild(table, table->count + 1) != 0) {
             if (copy != NULL) {
                 free(syr_name_block(copy));
@@ -405,10 +461,15 @@ int syr_table_insert(syr_table *table, const void *type, const void *signature, 
         storage = syr_current(table);
         h = syr_key_hash(type, signature, name, name_len, storage->hash_mask);
     }
-    syr_place(storage, h, type, signature, copy, name_len, value);
+    index = syr_place(storage, h, type, signature, copy, name_len, value);
     table->count += 1;
     table->used += 1;
     *replaced = NULL;
+    if (rebuilding) {
+        syr_verify_table(table, "insert (rebuilt)");
+    } else {
+        syr_verify_written(table, index, "insert");
+    }
     return 0;
 }
 
@@ -430,6 +491,7 @@ void *syr_table_remove(syr_table *table, const void *type, const void *signature
         syr_retire(table, syr_name_block(storage->names[index].bytes));
     }
     table->count -= 1;
+    syr_verify_removed(table, index, h, type, signature, name, name_len);
     return value;
 }
 
@@ -448,6 +510,7 @@ int syr_table_clear(syr_table *table) {
     syr_retire(table, syr_storage_block(old));
     table->count = 0;
     table->used = 0;
+    syr_verify_table(table, "clear");
     return 0;
 }
 
@@ -482,11 +545,16 @@ int syr_table_set_hash_mask(syr_table *table, uint64_t mask) {
         table->hash_mask = previous;
         return -1;
     }
+    syr_verify_table(table, "set_hash_mask");
     return 0;
 }
 
 bool syr_table_check_invariants(const syr_table *table) {
     return syr_check_table(table).problem == NULL;
+}
+
+bool syr_internal_checks_enabled(void) {
+    return SYR_CHECKING;
 }
 
 uint64_t syr_xxh3_64(const void *bytes, size_t length) {
