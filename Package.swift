@@ -16,12 +16,15 @@ let package = Package(
             providers: [.apt(["libxxhash-dev"]), .brew(["xxhash"])]
         ),
         // The C resolution table. Its public header is the top-level `include/`.
+        // Debug builds (`swift test`, the sanitizer runs) check the table's
+        // invariants after every write; release builds, which users ship, don't.
         .target(
             name: "CSyringeTable",
             dependencies: ["CXXHash"],
             path: ".",
             sources: ["Sources/CSyringeTable"],
-            publicHeadersPath: "include"
+            publicHeadersPath: "include",
+            cSettings: [.define("SYR_INTERNAL_CHECKS", .when(configuration: .debug))]
         ),
         .target(
             name: "Syringe",

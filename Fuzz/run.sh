@@ -28,8 +28,9 @@ fi
 
 mkdir -p "$OUT/crashes" "$WORK"
 # -fno-sanitize-recover: a UBSan report must fail the run, not just print.
+# SYR_INTERNAL_CHECKS: every writer operation also checks its own invariants.
 "$CLANG" "${LINKER[@]}" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1 \
-    -I include $(pkg-config --cflags libxxhash) \
+    -DSYR_INTERNAL_CHECKS -I include $(pkg-config --cflags libxxhash) \
     Fuzz/table_fuzzer.c Sources/CSyringeTable/syringe_table.c \
     -o "$OUT/table_fuzzer"
 

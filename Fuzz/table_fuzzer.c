@@ -22,7 +22,7 @@
 // After every op: every pool key's lookup equals the model, the count equals
 // the model's, and syr_table_check_invariants holds. Any mismatch aborts.
 
-#include "syringe_table.h"
+#include "syringe_table_testing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +103,7 @@ typedef struct {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
+    FZ_CHECK(syr_internal_checks_enabled(), "the table must be built with SYR_INTERNAL_CHECKS");
     for (size_t i = 0; i < FZ_LONG_NAME; i++) {
         fz_long_a[i] = (uint8_t)(i * 7 + 1);
     }

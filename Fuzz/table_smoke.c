@@ -5,7 +5,7 @@
 // the names of overwritten, removed and cleared keys. It also checks every
 // result, so a leak-free run is also a correct one. Exits 1 on a mismatch.
 
-#include "syringe_table.h"
+#include "syringe_table_testing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,10 +153,15 @@ static void sm_workout(uint64_t mask, size_t keys) {
 }
 
 int main(void) {
+    SM_EXPECT(syr_internal_checks_enabled(), "the table must be built with SYR_INTERNAL_CHECKS");
     // Destroying untouched tables must free their single storage block too.
     syr_table_destroy(syr_table_create(0));
     syr_table_destroy(syr_table_create(5000));
     syr_table_destroy(NULL);
+    // Sizes no storage can hold fail cleanly instead of wrapping or spinning.
+    SM_EXPECT(syr_table_create(SIZE_MAX) == NULL, "create(SIZE_MAX)");
+    SM_EXPECT(syr_table_create(SIZE_MAX / 2) == NULL, "create(SIZE_MAX / 2)");
+    SM_EXPECT(syr_table_create(SIZE_MAX / 16 + 1) == NULL, "create(SIZE_MAX / 16 + 1)");
 
     sm_workout(UINT64_MAX, SM_KEYS);
     // Every key colliding makes probing quadratic; fewer keys keep valgrind fast.

@@ -9,7 +9,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 CLANG="${CLANG:-$(command -v clang || echo /opt/swift/usr/bin/clang)}"
 OUT=Fuzz/out
 SOURCES=(Fuzz/table_smoke.c Sources/CSyringeTable/syringe_table.c)
-CFLAGS=(-std=c11 -Wall -Wextra -Werror -I include $(pkg-config --cflags libxxhash))
+# SYR_INTERNAL_CHECKS: every writer operation also checks its own invariants.
+CFLAGS=(-std=c11 -Wall -Wextra -Werror -DSYR_INTERNAL_CHECKS -I include $(pkg-config --cflags libxxhash))
 
 # The Swift toolchain's clang links with gold by default, which prints a
 # warning for every ASan symbol; the lld shipped beside it links quietly.

@@ -14,8 +14,15 @@
 //   * Readers (syr_table_lookup) take no lock and perform no atomic
 //     read-modify-write: they do acquire loads only, so any number of threads
 //     may look up while one writer mutates.
-//   * Writers (every other mutating function) must be serialised by the
-//     caller; the table does no locking of its own.
+//   * Writers (every other mutating function, here and in
+//     syringe_table_testing.h) must be serialised by the caller; the table
+//     does no locking of its own.
+//   * The fields readers share with the writer (`syr_table.storage`,
+//     `syr_slot.hash`, `syr_slot.value`) have plain types, because Swift
+//     cannot import `_Atomic` ones. Once a table or a storage block is
+//     published they are accessed only through the GCC/Clang `__atomic`
+//     builtins, in small helpers: the reader's below, the writer's in
+//     syringe_table.c.
 //   * Publication: a slot's key fields, its name entry and its value are
 //     written first, then its `hash` is stored with release order. A reader
 //     that acquire-loads a full hash therefore sees the complete key (the
@@ -29,6 +36,7 @@
 //   * Growth (and tombstone clean-up) builds a complete new storage block and
 //     publishes it with one release store of `storage`. The old block stays
 //     readable: it is retired, not freed.
+//   * The writer reads the fields it alone stores with relaxed loads.
 //
 // OWNERSHIP
 //   * The table copies name bytes on insert and owns the copy.
@@ -45,11 +53,12 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "syringe_inline.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,17 +67,24 @@ extern "C" {
 /// `name_len` of a key that has no name (distinct from the empty name).
 #define SYR_NO_NAME ((size_t)-1)
 
-/// Slot states kept in `syr_slot.hash`; full slots hold a hash >= 2.
+/// Slot states kept in `syr_slot.hash`; a full slot holds the key's hash,
+/// which syr_key_hash keeps above both.
 #define SYR_SLOT_EMPTY ((uint64_t)0)
 #define SYR_SLOT_TOMBSTONE ((uint64_t)1)
+
+/// Whether a slot whose `hash` field holds `hash` has a key in it.
+SYR_INLINE bool
+syr_slot_is_full(uint64_t hash) {
+    return hash > SYR_SLOT_TOMBSTONE;
+}
 
 /// One slot: 32 bytes and 32-byte aligned, so two share a cache line and none
 /// straddles two. Only the writer stores into it; see the contract above.
 typedef struct syr_slot {
-    _Alignas(32) _Atomic(uint64_t) hash;
+    _Alignas(32) uint64_t hash;   // atomic: see the contract above
     const void *type;
     const void *signature;
-    _Atomic(void *) value;
+    void *value;                  // atomic: see the contract above
 } syr_slot;
 
 /// The name of the key in the slot with the same index. Kept apart from the
@@ -89,7 +105,7 @@ typedef struct syr_storage {
 
 /// The table. Create with syr_table_create; do not touch fields directly.
 typedef struct syr_table {
-    _Atomic(syr_storage *) storage;
+    syr_storage *storage;  // atomic: see the contract above
     // Writer-side bookkeeping, read only by writers.
     size_t count;          // full slots
     size_t used;           // full slots + tombstones in the current storage
@@ -97,12 +113,30 @@ typedef struct syr_table {
     void *retired;         // singly linked list of retired blocks (see .c)
 } syr_table;
 
+// The reader's side of the contract above: acquire loads, each pairing with
+// the writer's release store of the same field.
+
+SYR_INLINE const syr_storage *
+syr_table_storage_load_acquire(const syr_table *table) {
+    return __atomic_load_n(&table->storage, __ATOMIC_ACQUIRE);
+}
+
+SYR_INLINE uint64_t
+syr_slot_hash_load_acquire(const syr_slot *slot) {
+    return __atomic_load_n(&slot->hash, __ATOMIC_ACQUIRE);
+}
+
+SYR_INLINE void *
+syr_slot_value_load_acquire(const syr_slot *slot) {
+    return __atomic_load_n(&slot->value, __ATOMIC_ACQUIRE);
+}
+
 /// Hashes a key with XXH3: the two identity pointers as one 16-byte block,
 /// then the name bytes seeded with that hash. Bit 0 of the result is 1
 /// exactly when the key has a name, so equal hashes imply that both keys are
 /// named or both are not, and an unnamed lookup never reads a name. Never
 /// returns a slot state.
-static inline __attribute__((always_inline)) uint64_t
+SYR_INLINE uint64_t
 syr_key_hash(const void *type, const void *signature, const void *name,
              size_t name_len, uint64_t hash_mask) {
     uint64_t ids[2] = {(uint64_t)(uintptr_t)type, (uint64_t)(uintptr_t)signature};
@@ -112,12 +146,13 @@ syr_key_hash(const void *type, const void *signature, const void *name,
         h = XXH3_64bits_withSeed(name, name_len, h);
     }
     h = (h & hash_mask & ~(uint64_t)1) | named;
-    return h < 2 ? h + 2 : h;
+    // Adding 2 lifts a slot state to a full hash and keeps bit 0.
+    return syr_slot_is_full(h) ? h : h + 2;
 }
 
 /// Whether the full slot `index` of `storage` holds the key whose hash is
 /// `h` (the caller has compared the slot's hash with `h` already).
-static inline __attribute__((always_inline)) bool
+SYR_INLINE bool
 syr_slot_matches(const syr_storage *storage, size_t index, const void *type,
                  const void *signature, const void *name, size_t name_len) {
     const syr_slot *slot = &storage->slots[index];
@@ -135,24 +170,21 @@ syr_slot_matches(const syr_storage *storage, size_t index, const void *type,
 ///
 /// Safe against one concurrent writer (see the contract above). `name` may be
 /// NULL when `name_len` is 0 or SYR_NO_NAME.
-static inline __attribute__((always_inline)) void *
+SYR_INLINE void *
 syr_table_lookup(const syr_table *table, const void *type, const void *signature,
                  const void *name, size_t name_len) {
-    const syr_storage *storage =
-        atomic_load_explicit((_Atomic(syr_storage *) *)&table->storage, memory_order_acquire);
+    const syr_storage *storage = syr_table_storage_load_acquire(table);
     const uint64_t h = syr_key_hash(type, signature, name, name_len, storage->hash_mask);
     size_t index = (size_t)h & storage->mask;
     // Terminates: a rebuild keeps at least a quarter of the slots EMPTY.
     for (;;) {
         const syr_slot *slot = &storage->slots[index];
-        const uint64_t sh =
-            atomic_load_explicit((_Atomic(uint64_t) *)&slot->hash, memory_order_acquire);
+        const uint64_t sh = syr_slot_hash_load_acquire(slot);
         if (sh == SYR_SLOT_EMPTY) {
             return NULL;
         }
         if (sh == h && syr_slot_matches(storage, index, type, signature, name, name_len)) {
-            void *value =
-                atomic_load_explicit((_Atomic(void *) *)&slot->value, memory_order_acquire);
+            void *value = syr_slot_value_load_acquire(slot);
             if (value != NULL) {
                 return value;
             }
@@ -165,12 +197,12 @@ syr_table_lookup(const syr_table *table, const void *type, const void *signature
 // Writer API: callers serialise these. Defined in syringe_table.c.
 // ---------------------------------------------------------------------------
 
-/// Creates an empty table with room for at least `expected` keys.
-/// Returns NULL when memory is exhausted.
+/// Creates an empty table with room for at least `expected` keys. Returns
+/// NULL when memory is exhausted or no storage can hold `expected` keys.
 syr_table *syr_table_create(size_t expected);
 
 /// Frees the table, its current and retired storage, and every name it owns.
-/// Values are not touched: release them first (see syr_table_value_at).
+/// Values are not touched: the caller, which inserted them, releases them.
 void syr_table_destroy(syr_table *table);
 
 /// Inserts or overwrites. On success returns 0 and stores the replaced value
@@ -189,29 +221,6 @@ int syr_table_clear(syr_table *table);
 
 /// Number of keys present.
 size_t syr_table_count(const syr_table *table);
-
-/// Number of slots in the current storage.
-size_t syr_table_capacity(const syr_table *table);
-
-/// The value in slot `index` of the current storage, or NULL when that slot
-/// is not full. With syr_table_capacity this walks every value (writer side).
-void *syr_table_value_at(const syr_table *table, size_t index);
-
-/// Test hook: every hash is ANDed with `mask`; bit 0 (named or not) is kept.
-/// With 0, every unnamed key collides with every other, and every named key
-/// with every other. Rebuilds the table. Returns 0, or -1 when memory is exhausted.
-int syr_table_set_hash_mask(syr_table *table, uint64_t mask);
-
-/// Checks the structural invariants (counts, every full slot reachable from
-/// its home slot, at least one empty slot). Returns true when they hold.
-bool syr_table_check_invariants(const syr_table *table);
-
-/// XXH3-64 of `length` bytes, for callers that cannot see the inlined
-/// xxHash macros (Swift and tests).
-uint64_t syr_xxh3_64(const void *bytes, size_t length);
-
-/// XXH3-64 with a seed; see syr_xxh3_64.
-uint64_t syr_xxh3_64_seeded(const void *bytes, size_t length, uint64_t seed);
 
 #ifdef __cplusplus
 }

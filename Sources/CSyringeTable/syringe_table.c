@@ -1,12 +1,76 @@
-// syringe_table.c — the writer side of Syringe's resolution table.
-// The concurrency and ownership contract is in include/syringe_table.h.
+// syringe_table.c — the writer side of Syringe's resolution table and the
+// hooks of syringe_table_testing.h. The concurrency and ownership contract is
+// in include/syringe_table.h.
 
 // posix_memalign is POSIX, not C11: declare it even under -std=c11.
 #define _POSIX_C_SOURCE 200809L
 
 #include "syringe_table.h"
+#include "syringe_table_testing.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+
+// Debug builds (and the fuzzer) define SYR_INTERNAL_CHECKS: then every writer
+// operation checks what it could have broken before it returns, and aborts
+// on the first broken invariant. The checks are compiled in either way, so
+// they cannot rot, and cost nothing when the constant is false.
+#ifdef SYR_INTERNAL_CHECKS
+#define SYR_CHECKING true
+#else
+#define SYR_CHECKING false
+#endif
+
+// ---------------------------------------------------------------------------
+// Sizing
+// ---------------------------------------------------------------------------
+
+// Smallest storage ever allocated; a power of two.
+#define SYR_MIN_CAPACITY ((size_t)8)
+
+// Capacities are powers of two; this is the largest one a size_t holds, so
+// doubling up to it cannot wrap. Storage that large cannot be addressed
+// anyway: syr_storage_alloc's byte count overflows first and fails.
+#define SYR_MAX_CAPACITY (SIZE_MAX / 2 + 1)
+
+// Maximum load: a rebuild happens before full slots plus tombstones would
+// exceed 3/4 of the capacity. Linear probing stays short at this load, and
+// the quarter of the slots that stays EMPTY is what ends every probe.
+#define SYR_MAX_LOAD_NUMERATOR ((size_t)3)
+#define SYR_MAX_LOAD_DENOMINATOR ((size_t)4)
+
+// Growth: a rebuild gives every key at least this many slots, so the new
+// storage starts at most half full and takes a quarter of its capacity in
+// inserts before it needs the next rebuild: rebuilds cost amortised O(1) per
+// insert, tombstone clean-up included.
+#define SYR_SLOTS_PER_KEY ((size_t)2)
+
+_Static_assert(SYR_MIN_CAPACITY % SYR_MAX_LOAD_DENOMINATOR == 0,
+               "every capacity is a multiple of the load denominator");
+
+static bool syr_over_load(size_t used, size_t capacity) {
+    // Exact (see the assertion above) and free of overflow at any capacity.
+    return used > capacity / SYR_MAX_LOAD_DENOMINATOR * SYR_MAX_LOAD_NUMERATOR;
+}
+
+// The smallest capacity that gives `keys` keys SYR_SLOTS_PER_KEY slots each.
+// False when no capacity is that large.
+static bool syr_capacity_for(size_t keys, size_t *capacity) {
+    size_t slots;
+    if (__builtin_mul_overflow(keys, SYR_SLOTS_PER_KEY, &slots) || slots > SYR_MAX_CAPACITY) {
+        return false;
+    }
+    size_t fitting = SYR_MIN_CAPACITY;
+    while (fitting < slots) {
+        fitting *= 2;
+    }
+    *capacity = fitting;
+    return true;
+}
+
+// ---------------------------------------------------------------------------
+// Blocks and retirement
+// ---------------------------------------------------------------------------
 
 // Every block a reader might still be reading (a storage generation, a name)
 // carries this link, so retiring one never needs an allocation and therefore
@@ -14,25 +78,6 @@
 typedef struct syr_block {
     struct syr_block *next;
 } syr_block;
-
-// Smallest storage ever allocated; a power of two.
-#define SYR_MIN_CAPACITY ((size_t)8)
-
-// Rebuild when full slots plus tombstones would exceed 3/4 of the capacity;
-// a rebuild sizes the new storage so that it starts at most half full. Linear
-// probing stays short at these loads and a quarter of the slots are always
-// EMPTY, which is what ends every probe.
-static bool syr_over_load(size_t used, size_t capacity) {
-    return used * 4 > capacity * 3;
-}
-
-static size_t syr_capacity_for(size_t keys) {
-    size_t capacity = SYR_MIN_CAPACITY;
-    while (capacity < keys * 2) {
-        capacity *= 2;
-    }
-    return capacity;
-}
 
 // A name copy is a syr_block followed by the bytes.
 static syr_block *syr_name_block(const uint8_t *name) {
@@ -55,13 +100,21 @@ static void syr_retire(syr_table *table, syr_block *block) {
     table->retired = block;
 }
 
-static syr_storage *syr_storage_alloc(size_t capacity, uint64_t hash_mask) {
-    size_t size = SYR_STORAGE_HEADROOM + sizeof(syr_storage) + capacity * (sizeof(syr_slot) + sizeof(syr_slot_name));
+// Empty storage with room for `keys` keys, or NULL when memory is exhausted
+// or no storage can be that large.
+static syr_storage *syr_storage_alloc(size_t keys, uint64_t hash_mask) {
+    size_t capacity, size;
+    if (!syr_capacity_for(keys, &capacity) ||
+        __builtin_mul_overflow(capacity, sizeof(syr_slot) + sizeof(syr_slot_name), &size) ||
+        __builtin_add_overflow(size, SYR_STORAGE_HEADROOM + sizeof(syr_storage), &size)) {
+        return NULL;
+    }
     void *memory = NULL;
     if (posix_memalign(&memory, 64, size) != 0) {
         return NULL;
     }
-    // Every slot starts EMPTY (hash 0) with a NULL value and no name.
+    // Every slot starts EMPTY (hash 0) with a NULL value and no name. Plain
+    // stores are enough: no reader can see the block before it is published.
     memset(memory, 0, size);
     syr_storage *storage = (syr_storage *)((char *)memory + SYR_STORAGE_HEADROOM);
     storage->mask = capacity - 1;
@@ -70,10 +123,200 @@ static syr_storage *syr_storage_alloc(size_t capacity, uint64_t hash_mask) {
     return storage;
 }
 
+// ---------------------------------------------------------------------------
+// The writer's side of the atomic fields (the reader's is in the header)
+// ---------------------------------------------------------------------------
+
+// Only writers read these, and writers are serialised: relaxed is enough.
 static syr_storage *syr_current(const syr_table *table) {
-    // Only writers call this, and they are serialised: relaxed is enough.
-    return atomic_load_explicit((_Atomic(syr_storage *) *)&table->storage, memory_order_relaxed);
+    return __atomic_load_n(&table->storage, __ATOMIC_RELAXED);
 }
+
+static uint64_t syr_slot_hash_load_relaxed(const syr_slot *slot) {
+    return __atomic_load_n(&slot->hash, __ATOMIC_RELAXED);
+}
+
+static void *syr_slot_value_load_relaxed(const syr_slot *slot) {
+    return __atomic_load_n(&slot->value, __ATOMIC_RELAXED);
+}
+
+// Before its hash is published no reader looks at the value: relaxed.
+static void syr_slot_value_store_relaxed(syr_slot *slot, void *value) {
+    __atomic_store_n(&slot->value, value, __ATOMIC_RELAXED);
+}
+
+// Release stores publish everything written before them to readers whose
+// acquire load of the same field sees the new contents.
+
+static void syr_table_storage_store_release(syr_table *table, syr_storage *storage) {
+    __atomic_store_n(&table->storage, storage, __ATOMIC_RELEASE);
+}
+
+static void syr_slot_hash_store_release(syr_slot *slot, uint64_t hash) {
+    __atomic_store_n(&slot->hash, hash, __ATOMIC_RELEASE);
+}
+
+static void syr_slot_value_store_release(syr_slot *slot, void *value) {
+    __atomic_store_n(&slot->value, value, __ATOMIC_RELEASE);
+}
+
+// ---------------------------------------------------------------------------
+// Invariants
+// ---------------------------------------------------------------------------
+
+// `slot` of a violation that concerns the whole table.
+#define SYR_NO_SLOT SIZE_MAX
+
+// The first broken invariant a check found: what is wrong and where.
+typedef struct {
+    const char *problem;  // NULL when every invariant checked holds
+    size_t slot;
+} syr_violation;
+
+static const syr_violation syr_no_violation = {NULL, SYR_NO_SLOT};
+
+static syr_violation syr_violated(const char *problem, size_t slot) {
+    return (syr_violation){problem, slot};
+}
+
+// O(1): what the counters promise about the current storage.
+static syr_violation syr_check_counters(const syr_table *table) {
+    if (table->count > table->used) {
+        return syr_violated("more keys counted than slots used", SYR_NO_SLOT);
+    }
+    if (syr_over_load(table->used, syr_current(table)->mask + 1)) {
+        return syr_violated("used slots above the maximum load", SYR_NO_SLOT);
+    }
+    return syr_no_violation;
+}
+
+// Walks the probe run of a key, from its home slot to the first EMPTY slot.
+// The key must be in the full slot `expected` and nowhere else on the way,
+// or, when `expected` is SYR_NO_SLOT, absent. O(probe run).
+static syr_violation syr_check_run(const syr_storage *storage, uint64_t h, const void *type,
+                                   const void *signature, const void *name, size_t name_len,
+                                   size_t expected) {
+    bool reached = false;
+    size_t index = (size_t)h & storage->mask;
+    // Bounded by the capacity: with the counters broken there may be no EMPTY slot.
+    for (size_t step = 0; step <= storage->mask; step++, index = (index + 1) & storage->mask) {
+        uint64_t sh = syr_slot_hash_load_relaxed(&storage->slots[index]);
+        if (sh == SYR_SLOT_EMPTY) {
+            break;
+        }
+        if (sh != h || !syr_slot_matches(storage, index, type, signature, name, name_len)) {
+            continue;
+        }
+        if (expected == SYR_NO_SLOT) {
+            return syr_violated("a removed key is still in its probe run", index);
+        }
+        if (index != expected) {
+            return syr_violated("a key is stored twice in its probe run", index);
+        }
+        reached = true;
+    }
+    if (expected != SYR_NO_SLOT && !reached) {
+        return syr_violated("a full slot is cut off from its home slot by an EMPTY slot", expected);
+    }
+    return syr_no_violation;
+}
+
+// One slot of the current storage is consistent: its state, value and name
+// agree, and a full slot holds its key's hash and is the one place its
+// probe run finds that key. O(probe run).
+static syr_violation syr_check_slot(const syr_storage *storage, size_t index) {
+    const syr_slot *slot = &storage->slots[index];
+    const uint64_t sh = syr_slot_hash_load_relaxed(slot);
+    void *value = syr_slot_value_load_relaxed(slot);
+    if (!syr_slot_is_full(sh)) {
+        return value == NULL ? syr_no_violation : syr_violated("an empty slot or tombstone holds a value", index);
+    }
+    if (value == NULL) {
+        return syr_violated("a full slot holds no value", index);
+    }
+    const syr_slot_name *name = &storage->names[index];
+    if ((name->bytes == NULL) != (name->length == SYR_NO_NAME)) {
+        return syr_violated("a name's bytes and length disagree", index);
+    }
+    if (syr_key_hash(slot->type, slot->signature, name->bytes, name->length, storage->hash_mask) != sh) {
+        return syr_violated("a full slot's hash is not its key's hash", index);
+    }
+    return syr_check_run(storage, sh, slot->type, slot->signature, name->bytes, name->length, index);
+}
+
+// Everything: every slot, and the counters against the slots.
+// O(capacity × probe run).
+static syr_violation syr_check_table(const syr_table *table) {
+    const syr_storage *storage = syr_current(table);
+    if (storage->hash_mask != table->hash_mask) {
+        return syr_violated("the storage's hash mask is not the table's", SYR_NO_SLOT);
+    }
+    size_t full = 0, tombstones = 0;
+    for (size_t index = 0; index <= storage->mask; index++) {
+        syr_violation violation = syr_check_slot(storage, index);
+        if (violation.problem != NULL) {
+            return violation;
+        }
+        uint64_t sh = syr_slot_hash_load_relaxed(&storage->slots[index]);
+        full += syr_slot_is_full(sh);
+        tombstones += sh == SYR_SLOT_TOMBSTONE;
+    }
+    if (full != table->count) {
+        return syr_violated("the count is not the number of full slots", SYR_NO_SLOT);
+    }
+    if (full + tombstones != table->used) {
+        return syr_violated("the used count is not full slots plus tombstones", SYR_NO_SLOT);
+    }
+    if (full + tombstones > storage->mask) {
+        return syr_violated("no EMPTY slot is left to end a probe", SYR_NO_SLOT);
+    }
+    return syr_check_counters(table);
+}
+
+// Aborts, naming the invariant, the slot and the operation, when a check
+// found a violation.
+static void syr_enforce(syr_violation violation, const char *operation) {
+    if (violation.problem == NULL) {
+        return;
+    }
+    if (violation.slot == SYR_NO_SLOT) {
+        fprintf(stderr, "syringe_table: invariant broken after %s: %s\n", operation, violation.problem);
+    } else {
+        fprintf(stderr, "syringe_table: invariant broken after %s: slot %zu: %s\n", operation, violation.slot,
+                violation.problem);
+    }
+    abort();
+}
+
+// After an insert or overwrite: the written slot's probe run and the counters.
+static void syr_verify_written(const syr_table *table, size_t index, const char *operation) {
+    if (SYR_CHECKING) {
+        syr_enforce(syr_check_slot(syr_current(table), index), operation);
+        syr_enforce(syr_check_counters(table), operation);
+    }
+}
+
+// After a remove: the new tombstone, the key's absence and the counters.
+static void syr_verify_removed(const syr_table *table, size_t index, uint64_t h, const void *type,
+                               const void *signature, const void *name, size_t name_len) {
+    if (SYR_CHECKING) {
+        const syr_storage *storage = syr_current(table);
+        syr_enforce(syr_check_slot(storage, index), "remove");
+        syr_enforce(syr_check_run(storage, h, type, signature, name, name_len, SYR_NO_SLOT), "remove");
+        syr_enforce(syr_check_counters(table), "remove");
+    }
+}
+
+// After a rebuild or clear, which cost O(capacity) themselves: everything.
+static void syr_verify_table(const syr_table *table, const char *operation) {
+    if (SYR_CHECKING) {
+        syr_enforce(syr_check_table(table), operation);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Writer operations
+// ---------------------------------------------------------------------------
 
 static const uint8_t *syr_name_copy(const void *name, size_t name_len, bool *failed) {
     *failed = false;
@@ -96,7 +339,7 @@ static const uint8_t *syr_name_copy(const void *name, size_t name_len, bool *fai
 static bool syr_find(const syr_storage *storage, uint64_t h, const void *type, const void *signature,
                      const void *name, size_t name_len, size_t *found) {
     for (size_t index = (size_t)h & storage->mask;; index = (index + 1) & storage->mask) {
-        uint64_t sh = atomic_load_explicit((_Atomic(uint64_t) *)&storage->slots[index].hash, memory_order_relaxed);
+        uint64_t sh = syr_slot_hash_load_relaxed(&storage->slots[index]);
         if (sh == SYR_SLOT_EMPTY) {
             return false;
         }
@@ -107,45 +350,46 @@ static bool syr_find(const syr_storage *storage, uint64_t h, const void *type, c
     }
 }
 
-// Writes a key into the first EMPTY slot of its probe sequence and publishes
-// it. The caller guarantees that the key is absent and that an EMPTY slot
-// exists. Tombstones are skipped, never reused: see the header's contract.
-static void syr_place(syr_storage *storage, uint64_t h, const void *type, const void *signature,
-                      const uint8_t *name, size_t name_len, void *value) {
+// Writes a key into the first EMPTY slot of its probe sequence, publishes it
+// and returns its index. The caller guarantees that the key is absent and
+// that an EMPTY slot exists. Tombstones are skipped, never reused: see the
+// header's contract.
+static size_t syr_place(syr_storage *storage, uint64_t h, const void *type, const void *signature,
+                        const uint8_t *name, size_t name_len, void *value) {
     size_t index = (size_t)h & storage->mask;
-    while (atomic_load_explicit(&storage->slots[index].hash, memory_order_relaxed) != SYR_SLOT_EMPTY) {
+    while (syr_slot_hash_load_relaxed(&storage->slots[index]) != SYR_SLOT_EMPTY) {
         index = (index + 1) & storage->mask;
     }
     syr_slot *slot = &storage->slots[index];
     slot->type = type;
     slot->signature = signature;
     storage->names[index] = (syr_slot_name){.bytes = name, .length = name_len};
-    atomic_store_explicit(&slot->value, value, memory_order_relaxed);
+    syr_slot_value_store_relaxed(slot, value);
     // Publishes every field above to readers that acquire-load the hash.
-    atomic_store_explicit(&slot->hash, h, memory_order_release);
+    syr_slot_hash_store_release(slot, h);
+    return index;
 }
 
 // Moves every full slot into a new storage sized for `keys` keys and
 // publishes it; the old storage is retired. Names move with their slots.
 static int syr_rebuild(syr_table *table, size_t keys) {
     syr_storage *old = syr_current(table);
-    syr_storage *fresh = syr_storage_alloc(syr_capacity_for(keys), table->hash_mask);
+    syr_storage *fresh = syr_storage_alloc(keys, table->hash_mask);
     if (fresh == NULL) {
         return -1;
     }
     for (size_t index = 0; index <= old->mask; index++) {
         syr_slot *slot = &old->slots[index];
-        if (atomic_load_explicit(&slot->hash, memory_order_relaxed) < 2) {
+        if (!syr_slot_is_full(syr_slot_hash_load_relaxed(slot))) {
             continue;
         }
         const syr_slot_name name = old->names[index];
         uint64_t h = syr_key_hash(slot->type, slot->signature, name.bytes, name.length, fresh->hash_mask);
-        syr_place(fresh, h, slot->type, slot->signature, name.bytes, name.length,
-                  atomic_load_explicit(&slot->value, memory_order_relaxed));
+        syr_place(fresh, h, slot->type, slot->signature, name.bytes, name.length, syr_slot_value_load_relaxed(slot));
     }
     // Readers that already loaded `old` keep probing it safely: it is retired,
     // not freed, and never written again.
-    atomic_store_explicit(&table->storage, fresh, memory_order_release);
+    syr_table_storage_store_release(table, fresh);
     syr_retire(table, syr_storage_block(old));
     table->used = table->count;
     return 0;
@@ -157,12 +401,13 @@ syr_table *syr_table_create(size_t expected) {
         return NULL;
     }
     table->hash_mask = UINT64_MAX;
-    syr_storage *storage = syr_storage_alloc(syr_capacity_for(expected), table->hash_mask);
+    syr_storage *storage = syr_storage_alloc(expected, table->hash_mask);
     if (storage == NULL) {
         free(table);
         return NULL;
     }
-    atomic_init(&table->storage, storage);
+    // A plain store: the caller publishes the table itself.
+    table->storage = storage;
     return table;
 }
 
@@ -173,7 +418,7 @@ void syr_table_destroy(syr_table *table) {
     syr_storage *storage = syr_current(table);
     for (size_t index = 0; index <= storage->mask; index++) {
         // Names of tombstoned slots were retired on removal and are freed below.
-        if (atomic_load_explicit(&storage->slots[index].hash, memory_order_relaxed) >= 2 &&
+        if (syr_slot_is_full(syr_slot_hash_load_relaxed(&storage->slots[index])) &&
             storage->names[index].bytes != NULL) {
             free(syr_name_block(storage->names[index].bytes));
         }
@@ -194,9 +439,10 @@ int syr_table_insert(syr_table *table, const void *type, const void *signature, 
     size_t index;
     if (syr_find(storage, h, type, signature, name, name_len, &index)) {
         syr_slot *existing = &storage->slots[index];
-        *replaced = atomic_load_explicit(&existing->value, memory_order_relaxed);
+        *replaced = syr_slot_value_load_relaxed(existing);
         // Readers see either the old or the new value, each fully built.
-        atomic_store_explicit(&existing->value, value, memory_order_release);
+        syr_slot_value_store_release(existing, value);
+        syr_verify_written(table, index, "overwrite");
         return 0;
     }
     bool failed;
@@ -204,7 +450,8 @@ int syr_table_insert(syr_table *table, const void *type, const void *signature, 
     if (failed) {
         return -1;
     }
-    if (syr_over_load(table->used + 1, storage->mask + 1)) {
+    const bool rebuilding = syr_over_load(table->used + 1, storage->mask + 1);
+    if (rebuilding) {
         if (syr_rebuild(table, table->count + 1) != 0) {
             if (copy != NULL) {
                 free(syr_name_block(copy));
@@ -214,10 +461,15 @@ int syr_table_insert(syr_table *table, const void *type, const void *signature, 
         storage = syr_current(table);
         h = syr_key_hash(type, signature, name, name_len, storage->hash_mask);
     }
-    syr_place(storage, h, type, signature, copy, name_len, value);
+    index = syr_place(storage, h, type, signature, copy, name_len, value);
     table->count += 1;
     table->used += 1;
     *replaced = NULL;
+    if (rebuilding) {
+        syr_verify_table(table, "insert (rebuilt)");
+    } else {
+        syr_verify_written(table, index, "insert");
+    }
     return 0;
 }
 
@@ -230,39 +482,45 @@ void *syr_table_remove(syr_table *table, const void *type, const void *signature
         return NULL;
     }
     syr_slot *slot = &storage->slots[index];
-    void *value = atomic_load_explicit(&slot->value, memory_order_relaxed);
+    void *value = syr_slot_value_load_relaxed(slot);
     // Value first: a reader that matched the key before the tombstone lands
     // loads NULL and keeps probing instead of returning a removed value.
-    atomic_store_explicit(&slot->value, NULL, memory_order_release);
-    atomic_store_explicit(&slot->hash, SYR_SLOT_TOMBSTONE, memory_order_release);
+    syr_slot_value_store_release(slot, NULL);
+    syr_slot_hash_store_release(slot, SYR_SLOT_TOMBSTONE);
     if (storage->names[index].bytes != NULL) {
         syr_retire(table, syr_name_block(storage->names[index].bytes));
     }
     table->count -= 1;
+    syr_verify_removed(table, index, h, type, signature, name, name_len);
     return value;
 }
 
 int syr_table_clear(syr_table *table) {
     syr_storage *old = syr_current(table);
-    syr_storage *fresh = syr_storage_alloc(SYR_MIN_CAPACITY, table->hash_mask);
+    syr_storage *fresh = syr_storage_alloc(0, table->hash_mask);
     if (fresh == NULL) {
         return -1;
     }
-    atomic_store_explicit(&table->storage, fresh, memory_order_release);
+    syr_table_storage_store_release(table, fresh);
     for (size_t index = 0; index <= old->mask; index++) {
-        if (atomic_load_explicit(&old->slots[index].hash, memory_order_relaxed) >= 2 && old->names[index].bytes != NULL) {
+        if (syr_slot_is_full(syr_slot_hash_load_relaxed(&old->slots[index])) && old->names[index].bytes != NULL) {
             syr_retire(table, syr_name_block(old->names[index].bytes));
         }
     }
     syr_retire(table, syr_storage_block(old));
     table->count = 0;
     table->used = 0;
+    syr_verify_table(table, "clear");
     return 0;
 }
 
 size_t syr_table_count(const syr_table *table) {
     return table->count;
 }
+
+// ---------------------------------------------------------------------------
+// Testing hooks (syringe_table_testing.h)
+// ---------------------------------------------------------------------------
 
 size_t syr_table_capacity(const syr_table *table) {
     return syr_current(table)->mask + 1;
@@ -274,10 +532,10 @@ void *syr_table_value_at(const syr_table *table, size_t index) {
         return NULL;
     }
     syr_slot *slot = &storage->slots[index];
-    if (atomic_load_explicit(&slot->hash, memory_order_relaxed) < 2) {
+    if (!syr_slot_is_full(syr_slot_hash_load_relaxed(slot))) {
         return NULL;
     }
-    return atomic_load_explicit(&slot->value, memory_order_relaxed);
+    return syr_slot_value_load_relaxed(slot);
 }
 
 int syr_table_set_hash_mask(syr_table *table, uint64_t mask) {
@@ -287,49 +545,16 @@ int syr_table_set_hash_mask(syr_table *table, uint64_t mask) {
         table->hash_mask = previous;
         return -1;
     }
+    syr_verify_table(table, "set_hash_mask");
     return 0;
 }
 
 bool syr_table_check_invariants(const syr_table *table) {
-    syr_storage *storage = syr_current(table);
-    size_t full = 0, tombstones = 0, empty = 0;
-    for (size_t index = 0; index <= storage->mask; index++) {
-        const syr_slot *slot = &storage->slots[index];
-        uint64_t sh = atomic_load_explicit((_Atomic(uint64_t) *)&slot->hash, memory_order_relaxed);
-        if (sh == SYR_SLOT_EMPTY) {
-            empty += 1;
-            continue;
-        }
-        if (sh == SYR_SLOT_TOMBSTONE) {
-            tombstones += 1;
-            continue;
-        }
-        full += 1;
-        if (atomic_load_explicit((_Atomic(void *) *)&slot->value, memory_order_relaxed) == NULL) {
-            return false;
-        }
-        const syr_slot_name *name = &storage->names[index];
-        if ((name->bytes == NULL) != (name->length == SYR_NO_NAME)) {
-            return false;
-        }
-        uint64_t h = syr_key_hash(slot->type, slot->signature, name->bytes, name->length, storage->hash_mask);
-        if (h != sh) {
-            return false;
-        }
-        // The slot must be reachable from its home without crossing an EMPTY
-        // slot, and no earlier slot on the way may hold the same key.
-        for (size_t probe = (size_t)h & storage->mask; probe != index; probe = (probe + 1) & storage->mask) {
-            uint64_t oh = atomic_load_explicit((_Atomic(uint64_t) *)&storage->slots[probe].hash, memory_order_relaxed);
-            if (oh == SYR_SLOT_EMPTY) {
-                return false;
-            }
-            if (oh == h && syr_slot_matches(storage, probe, slot->type, slot->signature, name->bytes, name->length)) {
-                return false;
-            }
-        }
-    }
-    return full == table->count && full + tombstones == table->used && empty > 0 &&
-           !syr_over_load(table->used, storage->mask + 1);
+    return syr_check_table(table).problem == NULL;
+}
+
+bool syr_internal_checks_enabled(void) {
+    return SYR_CHECKING;
 }
 
 uint64_t syr_xxh3_64(const void *bytes, size_t length) {

@@ -1,11 +1,9 @@
-// syringe_thread.c — storage of the per-thread slot; see include/syringe_thread.h.
+// syringe_thread.c — storage of the per-thread slots; see include/syringe_thread.h.
 
 #include "syringe_thread.h"
 
-#include <stddef.h>
+_Thread_local void *syr_thread_slots[SYR_THREAD_SLOT_COUNT];
 
-_Thread_local void *syr_thread_slot = NULL;
-
-void syr_thread_set(void *value) {
-    syr_thread_slot = value;
+void syr_thread_set(unsigned slot, void *value) {
+    syr_thread_slots[slot] = value;
 }

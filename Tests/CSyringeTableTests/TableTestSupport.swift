@@ -1,4 +1,5 @@
 import CSyringeTable
+import Foundation
 import Testing
 
 /// A registration key built from small integers, so tests can enumerate many
@@ -115,3 +116,23 @@ final class TestTable: @unchecked Sendable {
 /// hash, every key colliding (all unnamed keys on one hash, all named ones on
 /// another: bit 0 says which), and only two distinguishing bits besides it.
 let collisionMasks: [UInt64] = [.max, 0, 0x7]
+
+/// A result handed from a finished thread to the one that waited for it.
+private final class Outcome<R>: @unchecked Sendable {
+    var value: R?
+}
+
+/// Runs `body` on a new thread and waits for it; nil when it has not
+/// returned by `deadline`. A thread that overruns is left running: a C call
+/// cannot be cancelled, but the test fails instead of hanging.
+func onNewThread<R: Sendable>(deadline: DispatchTime = .distantFuture,
+                              _ body: @escaping @Sendable () -> R) -> R? {
+    let outcome = Outcome<R>()
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        outcome.value = body()
+        done.signal()
+    }.start()
+    guard done.wait(timeout: deadline) == .success else { return nil }
+    return outcome.value
+}

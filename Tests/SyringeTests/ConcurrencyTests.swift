@@ -231,7 +231,7 @@ struct ConcurrencyTests {
         // graph of the resolve in progress.
         c.register(type: Pair<Tracked>.self, in: .new) { r in
             let first: Tracked = try r.resolve()
-            syr_thread_set(nil)
+            syr_thread_set(SYR_THREAD_SLOT_ENGINE, nil)
             return Pair(first: first, second: try r.resolve())
         }
         let same = Locked<Bool?>(nil)
