@@ -81,7 +81,7 @@ final class ResolutionContext {
     @inlinable
     @inline(__always)
     static var currentUnretained: Unmanaged<ResolutionContext> {
-        if let raw = syr_thread_get(SYR_THREAD_SLOT_ENGINE) {
+        if let raw = syr_thread_get(ResolutionTable.contextSlot) {
             return Unmanaged<ResolutionContext>.fromOpaque(raw)
         }
         return makeCurrent()
@@ -98,14 +98,14 @@ final class ResolutionContext {
         // context, so a thread never has two and a resolve in progress is
         // never lost.
         if let raw = pthread_getspecific(contextKey) {
-            syr_thread_set(SYR_THREAD_SLOT_ENGINE, raw)
+            syr_thread_set(ResolutionTable.contextSlot, raw)
             return Unmanaged<ResolutionContext>.fromOpaque(raw)
         }
         let context = Unmanaged.passRetained(ResolutionContext())
         // The key only runs the destructor, which releases the context when
         // the thread exits; resolves read the C thread-local slot.
         pthread_setspecific(contextKey, context.toOpaque())
-        syr_thread_set(SYR_THREAD_SLOT_ENGINE, context.toOpaque())
+        syr_thread_set(ResolutionTable.contextSlot, context.toOpaque())
         return context
     }
 
@@ -243,7 +243,7 @@ private let contextKey: pthread_key_t = {
     let status = pthread_key_create(&key) { raw in
         // Empty the slot first: a later thread-exit destructor that resolves
         // must make a new context, not use this one after it is freed.
-        syr_thread_set(SYR_THREAD_SLOT_ENGINE, nil)
+        syr_thread_set(ResolutionTable.contextSlot, nil)
         #if canImport(Darwin)
         Unmanaged<ResolutionContext>.fromOpaque(raw).release()
         #else

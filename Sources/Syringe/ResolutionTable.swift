@@ -81,5 +81,5 @@ struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
 
     /// The engine keeps its per-thread `ResolutionContext` in this slot.
     @inlinable
-    static var contextSlot: UInt32 { 0 }
+    static var contextSlot: UInt32 { SYR_THREAD_SLOT_ENGINE }
 }

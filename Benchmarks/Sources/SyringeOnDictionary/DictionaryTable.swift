@@ -57,7 +57,7 @@ struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
         storage.write { $0.removeAll() }
     }
 
-    static var contextSlot: UInt32 { 1 }
+    static var contextSlot: UInt32 { SYR_THREAD_SLOT_BASELINE }
 }
 
 extension TableKey {
