@@ -38,15 +38,18 @@ struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
     /// Finds the definition of a named key. Lock-free.
     ///
     /// The table compares name bytes and registrations store NFC names (see
-    /// `KeyName`), so a non-ASCII name that missed is tried again in NFC.
-    @usableFromInline
+    /// `KeyName`), so a non-ASCII name that missed is tried again in NFC, out
+    /// of line: nearly every name hits on its own bytes.
+    @inline(__always)
     func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer, named name: String) -> UnsafeMutableRawPointer? {
-        let found = KeyName.withBytes(name) { bytes, length in
-            syr_table_lookup(raw, type, signature, bytes, length)
-        }
-        if let found {
+        if let found = KeyName.withBytes(name, { syr_table_lookup(raw, type, signature, $0, $1) }) {
             return found
         }
+        return lookupCanonical(type: type, signature: signature, named: name)
+    }
+
+    @inline(never)
+    private func lookupCanonical(type: UnsafeRawPointer, signature: UnsafeRawPointer, named name: String) -> UnsafeMutableRawPointer? {
         guard let canonical = KeyName.canonicalIfDifferent(name) else {
             return nil
         }

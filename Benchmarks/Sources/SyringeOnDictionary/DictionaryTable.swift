@@ -18,7 +18,7 @@
 // lookups read an immutable snapshot without a lock. The benchmark table
 // shows both columns, so the dictionary's cost and the lock's can be told
 // apart.
-import CSyringeTable
+public import CSyringeTable
 import Synchronization
 
 /// The key: the C table's three parts, hashed by `Hasher`.
@@ -57,6 +57,7 @@ struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
         storage.write { $0.removeAll() }
     }
 
+    @inlinable
     static var contextSlot: UInt32 { SYR_THREAD_SLOT_BASELINE }
 }
 
