@@ -26,6 +26,10 @@ class AnyDefinition: @unchecked Sendable {
     let key: DefinitionKey
     let serviceType: Any.Type
     let argumentTypes: [Any.Type]
+    /// The slot of this definition's instances in each thread's
+    /// `GraphInstances`; -1 unless `kind` is `.graph`.
+    @usableFromInline
+    let graphIndex: Int
     /// Position in the owner's registration order. Guarded by the owner's writer lock.
     var order = 0
     /// Aliases forwarding here, removed with this definition. Guarded by the
@@ -39,6 +43,18 @@ class AnyDefinition: @unchecked Sendable {
         self.key = key
         self.serviceType = serviceType
         self.argumentTypes = argumentTypes
+        self.graphIndex = kind == .graph ? GraphIndices.take() : -1
+    }
+
+    deinit {
+        if graphIndex >= 0 {
+            GraphIndices.giveBack(graphIndex)
+        }
+    }
+
+    /// Destroys the `.graph` instance stored at `value` (see `GraphInstances`).
+    func destroyGraphInstance(at value: UnsafeMutableRawPointer) {
+        preconditionFailure("Syringe: every definition is a Definition<T>")
     }
 
     /// This definition as a path step prints it: `Animal["Cat"]`, `Endpoint(String, Int)`.
@@ -129,6 +145,14 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
             return nil
         }
         return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeRetainedValue()
+    }
+
+    override func destroyGraphInstance(at value: UnsafeMutableRawPointer) {
+        if GraphInstances.fitsInline(T.self) {
+            value.assumingMemoryBound(to: T.self).deinitialize(count: 1)
+        } else {
+            Unmanaged<InstanceBox<T>>.fromOpaque(value.load(as: UnsafeRawPointer.self)).release()
+        }
     }
 
     override func sharedInstanceConforms<U>(to type: U.Type) -> Bool {

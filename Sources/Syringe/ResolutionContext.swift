@@ -38,8 +38,8 @@ final class ResolutionContext {
     @exclusivity(unchecked)
     var depth = 0
     /// `.graph` instances of the current object graph.
-    @exclusivity(unchecked)
-    private var graph: [(definition: ObjectIdentifier, box: AnyObject)] = []
+    @usableFromInline
+    let graph = GraphInstances()
     /// `onResolved` callbacks waiting for the outermost resolve to finish.
     @exclusivity(unchecked)
     private var pending: [PendingHook] = []
@@ -164,16 +164,24 @@ final class ResolutionContext {
         return definition.error(.factoryFailed(error), path: Array(path))
     }
 
-    /// The `.graph` instance box of `definition` in the current graph.
+    /// Where `definition`'s instance in the current graph is, if it has one.
     @usableFromInline
-    func graphInstance(of definition: AnyDefinition) -> AnyObject? {
-        let identity = ObjectIdentifier(definition)
-        return graph.first { $0.definition == identity }?.box
+    @inline(__always)
+    func graphInstance<T>(of definition: Definition<T>) -> T? {
+        guard let value = graph.value(at: definition.graphIndex) else {
+            return nil
+        }
+        if GraphInstances.fitsInline(T.self) {
+            return value.assumingMemoryBound(to: T.self).pointee
+        }
+        return Unmanaged<InstanceBox<T>>.fromOpaque(value.load(as: UnsafeRawPointer.self))
+            ._withUnsafeGuaranteedRef { $0.value }
     }
 
+    /// Keeps `instance` as `definition`'s instance for the rest of the graph.
     @usableFromInline
-    func storeGraphInstance(_ box: AnyObject, of definition: AnyDefinition) {
-        graph.append((ObjectIdentifier(definition), box))
+    func storeGraphInstance<T>(_ instance: T, of definition: Definition<T>) {
+        graph.store(instance, of: definition)
         hasDeferredWork = true
     }
 
@@ -228,12 +236,22 @@ final class ResolutionContext {
 
     /// Forgets everything after the outermost resolve, so that the next
     /// resolve starts clean.
+    ///
+    /// Dropping the graph and the callbacks can release the last reference to
+    /// an instance, whose `deinit` may resolve again. The graph's teardown
+    /// keeps such resolves inside the dying graph (see
+    /// `GraphInstances.removeAll`; callbacks they queue are dropped); the
+    /// callbacks are released only once the context is idle again, so a
+    /// resolve from their instances' `deinit`s starts a graph of its own.
     func reset() {
         depth = 0
-        graph.removeAll(keepingCapacity: true)
-        pending.removeAll(keepingCapacity: true)
-        finishing = false
-        hasDeferredWork = false
+        graph.removeAll { self.finishing = $0 }
+        let dropped = pending
+        withExtendedLifetime(dropped) {
+            pending.removeAll(keepingCapacity: true)
+            finishing = false
+            hasDeferredWork = false
+        }
     }
 }
 

@@ -33,11 +33,11 @@ extension Container {
     /// one that the rest of the graph will share.
     @usableFromInline
     func reuseOrConstructInGraph<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
-        if let box = context.graphInstance(of: definition) {
-            return unsafeDowncast(box, to: InstanceBox<T>.self).value
+        if let instance = context.graphInstance(of: definition) {
+            return instance
         }
         let instance = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
-        context.storeGraphInstance(InstanceBox(instance), of: definition)
+        context.storeGraphInstance(instance, of: definition)
         return instance
     }
 

@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `.graph` instances of the object graph being built on one thread.
+///
+/// Every `.graph` registration gets a dense index when it is made
+/// (`GraphIndices`), and the instances of the current graph sit in slots
+/// indexed by it: finding one is an index and a compare, whatever the size of
+/// the graph or of the container. A slot holds its instance itself when the
+/// value fits (a class reference, an existential: up to `inlineCapacity`
+/// bytes), so storing one allocates nothing; a larger value goes in an
+/// `InstanceBox`.
+///
+/// A slot belongs to the current graph when its `generation` is the current
+/// one. Ending a graph destroys the instances listed in `used` and moves to the
+/// next generation, so it costs what the graph used, never a sweep of every
+/// slot: one outermost resolve costs O(nodes + edges).
+///
+/// Slots live in fixed-size chunks that never move once allocated: a Swift
+/// value need not be movable bit by bit (a weak reference is not), and a
+/// chunk may be added while a factory in the middle of the graph holds no
+/// pointer into the others anyway.
+///
+/// Confined to its thread, like the `ResolutionContext` that owns it, so its
+/// exclusivity is not checked at run time. A class, not a struct: the
+/// `deinit`s that ending a graph runs may resolve and store into it while
+/// `removeAll` is looping, and a class's fields are reloaded after such a
+/// call, where a struct's `mutating` method may assume they did not change.
+@usableFromInline
+final class GraphInstances {
+    /// One slot: the generation it was filled in, then the value (or box).
+    /// 64 bytes, so that a slot never straddles two cache lines.
+    static var slotSize: Int { 64 }
+    static var valueOffset: Int { 8 }
+    /// Bytes of value a slot holds directly: seven words, enough for any
+    /// class reference and any existential (at most five words).
+    static var inlineCapacity: Int { slotSize - valueOffset }
+    static var chunkSlots: Int { 64 }
+
+    /// Whether a `T` is kept in the slot itself rather than boxed.
+    @inline(__always)
+    static func fitsInline<T>(_: T.Type) -> Bool {
+        MemoryLayout<T>.size <= inlineCapacity && MemoryLayout<T>.alignment <= valueOffset
+    }
+
+    @exclusivity(unchecked)
+    private var chunks: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    @exclusivity(unchecked)
+    private var chunkCount = 0
+    /// The current graph's generation; slots of any other are empty. Starts
+    /// at 1 so that zero-filled slots are empty.
+    @exclusivity(unchecked)
+    private var generation: UInt64 = 1
+    /// The definitions whose slots the current graph filled, to destroy their
+    /// values when it ends.
+    @exclusivity(unchecked)
+    private var used: UnsafeMutablePointer<Unmanaged<AnyDefinition>>?
+    @exclusivity(unchecked)
+    private var usedCount = 0
+    @exclusivity(unchecked)
+    private var usedCapacity = 0
+
+    deinit {
+        // A thread's context (and so this) is released at thread exit, when
+        // no resolve runs on the thread and the graph is empty.
+        for chunk in 0..<chunkCount {
+            free(chunks.unsafelyUnwrapped[chunk])
+        }
+        free(chunks)
+        free(used)
+    }
+
+    /// Whether the current graph holds any instance.
+    var isEmpty: Bool { usedCount == 0 }
+
+    /// The slot of `index` if it holds an instance of the current graph.
+    @inline(__always)
+    func value(at index: Int) -> UnsafeMutableRawPointer? {
+        let chunk = index / Self.chunkSlots
+        guard chunk < chunkCount, let base = chunks.unsafelyUnwrapped[chunk] else {
+            return nil
+        }
+        let slot = base + (index % Self.chunkSlots) * Self.slotSize
+        guard slot.load(as: UInt64.self) == generation else {
+            return nil
+        }
+        return slot + Self.valueOffset
+    }
+
+    /// Stores `instance` as `definition`'s instance in the current graph.
+    /// The slot must not hold one already.
+    func store<T>(_ instance: T, of definition: Definition<T>) {
+        let slot = slotPointer(definition.graphIndex)
+        let value = slot + Self.valueOffset
+        if Self.fitsInline(T.self) {
+            value.initializeMemory(as: T.self, repeating: instance, count: 1)
+        } else {
+            value.storeBytes(of: Unmanaged.passRetained(InstanceBox(instance)).toOpaque(), as: UnsafeMutableRawPointer.self)
+        }
+        slot.storeBytes(of: generation, as: UInt64.self)
+        appendUsed(Unmanaged.passUnretained(definition))
+    }
+
+    /// Ends the current graph: destroys its instances. Their `deinit`s run
+    /// user code that may resolve again; `isTearingDown` keeps such a resolve
+    /// inside this graph, and an instance it stores is destroyed by this same
+    /// loop, so no slot is overwritten while it still holds a value.
+    func removeAll(isTearingDown: (Bool) -> Void) {
+        guard usedCount > 0 else { return }
+        isTearingDown(true)
+        var index = 0
+        while index < usedCount {
+            let definition = used.unsafelyUnwrapped[index]
+            index += 1
+            let slot = slotPointer(definition._withUnsafeGuaranteedRef { $0.graphIndex })
+            // Empty the slot first: from here on it is not part of the graph.
+            slot.storeBytes(of: 0, as: UInt64.self)
+            definition._withUnsafeGuaranteedRef { $0.destroyGraphInstance(at: slot + Self.valueOffset) }
+        }
+        usedCount = 0
+        generation &+= 1
+        isTearingDown(false)
+    }
+
+    /// The slot of `index`, allocating its chunk on first use.
+    private func slotPointer(_ index: Int) -> UnsafeMutableRawPointer {
+        let chunk = index / Self.chunkSlots
+        if chunk >= chunkCount {
+            growChunks(to: chunk + 1)
+        }
+        let base: UnsafeMutableRawPointer
+        if let existing = chunks.unsafelyUnwrapped[chunk] {
+            base = existing
+        } else {
+            // Zero-filled: generation 0 is never current, so every slot is empty.
+            guard let fresh = calloc(Self.chunkSlots, Self.slotSize) else {
+                fatalError("Syringe: out of memory for .graph instances")
+            }
+            chunks.unsafelyUnwrapped[chunk] = fresh
+            base = fresh
+        }
+        return base + (index % Self.chunkSlots) * Self.slotSize
+    }
+
+    private func growChunks(to count: Int) {
+        let capacity = Swift.max(count, chunkCount * 2, 4)
+        guard let grown = realloc(chunks, capacity * MemoryLayout<UnsafeMutableRawPointer?>.stride) else {
+            fatalError("Syringe: out of memory for .graph instances")
+        }
+        let table = grown.bindMemory(to: UnsafeMutableRawPointer?.self, capacity: capacity)
+        (table + chunkCount).initialize(repeating: nil, count: capacity - chunkCount)
+        chunks = table
+        chunkCount = capacity
+    }
+
+    private func appendUsed(_ definition: Unmanaged<AnyDefinition>) {
+        if usedCount == usedCapacity {
+            let capacity = Swift.max(usedCapacity * 2, 16)
+            guard let grown = realloc(used, capacity * MemoryLayout<Unmanaged<AnyDefinition>>.stride) else {
+                fatalError("Syringe: out of memory for .graph instances")
+            }
+            used = grown.bindMemory(to: Unmanaged<AnyDefinition>.self, capacity: capacity)
+            usedCapacity = capacity
+        }
+        used.unsafelyUnwrapped[usedCount] = definition
+        usedCount += 1
+    }
+}
+
+/// The dense indices of `.graph` registrations (see `GraphInstances`): taken
+/// when a `.graph` definition is made, given back when it is freed, and
+/// reused, so a thread's slots grow with the `.graph` registrations that
+/// exist at once, not with every one ever made.
+///
+/// A slot never outlives the graph that filled it, and a definition cannot be
+/// freed while a graph on any thread is using it (its container is alive for
+/// the whole resolve), so an index handed to a new definition never finds an
+/// instance of the old one.
+enum GraphIndices {
+    private final class State: @unchecked Sendable {
+        let lock = Lock()
+        /// Guarded by `lock`.
+        var next = 0
+        var free: [Int] = []
+    }
+
+    private static let state = State()
+
+    static func take() -> Int {
+        state.lock.withLock {
+            if let index = state.free.popLast() {
+                return index
+            }
+            defer { state.next += 1 }
+            return state.next
+        }
+    }
+
+    static func giveBack(_ index: Int) {
+        state.lock.withLock {
+            state.free.append(index)
+        }
+    }
+}

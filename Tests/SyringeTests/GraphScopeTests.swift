@@ -1,0 +1,245 @@
+import Synchronization
+import Syringe
+import Testing
+
+/// `.graph` instances live in per-thread slots indexed by registration (see
+/// GraphInstances.swift): these pin down the scope's semantics on that
+/// storage, with values of every size and shape.
+@Suite(".graph scope")
+struct GraphScopeTests {
+    /// Resolves `T` twice within one graph, through a parent.
+    final class Twice<T>: @unchecked Sendable {
+        let first: T
+        let second: T
+        init(_ first: T, _ second: T) {
+            self.first = first
+            self.second = second
+        }
+    }
+
+    /// Larger than a slot holds (seven words): kept in a box.
+    struct Large: Sendable, Equatable {
+        var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+        let serial: Int
+
+        static func == (a: Large, b: Large) -> Bool { a.serial == b.serial }
+    }
+
+    /// A value that is not movable bit by bit: it holds a weak reference.
+    struct WeakHolder: @unchecked Sendable {
+        weak var target: Tracked?
+        let serial: Int
+    }
+
+    @Test("a graph shares one instance within an outermost resolve and makes a new one for the next", arguments: [1, 5, 63, 64, 65, 1_000])
+    func sharedWithinFreshAcross(registrations: Int) throws {
+        // Enough other .graph registrations to spread indices over several
+        // chunks of slots.
+        let counter = Counter()
+        let c = Container()
+        for index in 0..<registrations {
+            c.register(type: Tracked.self, name: "\(index)", in: .graph) { _ in Tracked(counter) }
+        }
+        let last = "\(registrations - 1)"
+        c.register(type: Twice<Tracked>.self, in: .new) { r in
+            Twice(try r.resolve(type: Tracked.self, name: last), try r.resolve(type: Tracked.self, name: last))
+        }
+        let one = try c.tryResolve(type: Twice<Tracked>.self)
+        let two = try c.tryResolve(type: Twice<Tracked>.self)
+        #expect(one.first === one.second)
+        #expect(two.first === two.second)
+        #expect(one.first !== two.first)
+        #expect(counter.created == 2)
+    }
+
+    @Test("values of every size: inline structs, boxed structs, existentials, optionals")
+    func valuesOfEverySize() throws {
+        let serials = Atomic(0)
+        let c = Container()
+        c.register(type: Int.self, in: .graph) { _ in serials.add(1, ordering: .relaxed).newValue }
+        c.register(type: Large.self, in: .graph) { _ in Large(serial: serials.add(1, ordering: .relaxed).newValue) }
+        c.register(type: (any Sendable).self, in: .graph) { _ in serials.add(1, ordering: .relaxed).newValue as any Sendable }
+        c.register(type: String?.self, in: .graph) { _ in "s\(serials.add(1, ordering: .relaxed).newValue)" }
+        c.register(type: Twice<Int>.self, in: .new) { r in Twice(try r.resolve(), try r.resolve()) }
+        c.register(type: Twice<Large>.self, in: .new) { r in Twice(try r.resolve(), try r.resolve()) }
+        c.register(type: Twice<any Sendable>.self, in: .new) { r in Twice(try r.resolve(), try r.resolve()) }
+        c.register(type: Twice<String?>.self, in: .new) { r in Twice(try r.resolve(), try r.resolve()) }
+
+        let ints = try c.tryResolve(type: Twice<Int>.self)
+        #expect(ints.first == ints.second)
+        let larges = try c.tryResolve(type: Twice<Large>.self)
+        #expect(larges.first == larges.second)
+        let existentials = try c.tryResolve(type: Twice<any Sendable>.self)
+        #expect(existentials.first as? Int == existentials.second as? Int)
+        let strings = try c.tryResolve(type: Twice<String?>.self)
+        #expect(strings.first == strings.second && strings.first != nil)
+        #expect(try c.tryResolve(type: Twice<Int>.self).first != ints.first)
+    }
+
+    @Test("instances are released when the outermost resolve ends, boxed or not")
+    func releasedAfterTheResolve() throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        c.register(type: (Tracked, Large).self, in: .graph) { _ in (Tracked(counter), Large(serial: 1)) }
+        c.register(type: Pair<Tracked>.self, in: .new) { r in
+            let boxed = try r.resolve(type: (Tracked, Large).self)
+            return Pair(first: try r.resolve(), second: boxed.0)
+        }
+        do {
+            let pair = try c.tryResolve(type: Pair<Tracked>.self)
+            #expect(counter.alive == 2)
+            _ = pair
+        }
+        #expect(counter.alive == 0, "the graph kept \(counter.alive) instances after the resolve")
+        #expect(counter.created == 2)
+    }
+
+    @Test("a value holding a weak reference stays valid in its slot")
+    func weakReferenceValue() throws {
+        let counter = Counter()
+        let target = Tracked(counter)
+        let serials = Atomic(0)
+        let c = Container()
+        c.register(type: WeakHolder.self, in: .graph) { [target] _ in
+            WeakHolder(target: target, serial: serials.add(1, ordering: .relaxed).newValue)
+        }
+        // Many other .graph registrations made while the graph is being
+        // built add chunks of slots; the holder's slot must not move.
+        c.register(type: Twice<WeakHolder>.self, in: .new) { [unowned c] r in
+            let first = try r.resolve(type: WeakHolder.self)
+            for index in 0..<300 {
+                c.register(type: Tracked.self, name: "late-\(index)", in: .graph) { _ in Tracked(counter) }
+                _ = try r.resolve(type: Tracked.self, name: "late-\(index)")
+            }
+            return Twice(first, try r.resolve(type: WeakHolder.self))
+        }
+        let twice = try c.tryResolve(type: Twice<WeakHolder>.self)
+        #expect(twice.first.serial == twice.second.serial)
+        #expect(twice.second.target === target)
+        #expect(counter.alive == 1)
+    }
+
+    @Test("one graph across a child container and its parent")
+    func acrossChildContainers() throws {
+        let counter = Counter()
+        let parent = Container()
+        parent.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        let child = Container(parent: parent)
+        child.register(type: Pair<Tracked>.self, in: .new) { r in
+            Pair(first: try r.resolve(), second: try parent.tryResolve(type: Tracked.self))
+        }
+        let pair = try child.tryResolve(type: Pair<Tracked>.self)
+        #expect(pair.first === pair.second)
+    }
+
+    @Test("onResolved callbacks see the graph's instances, and their resolves join it")
+    func callbacksJoinTheGraph() throws {
+        final class Node: @unchecked Sendable {
+            var peer: Tracked?
+            let own: Tracked
+            init(_ own: Tracked) { self.own = own }
+        }
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        c.register(type: Node.self, in: .new) { r in Node(try r.resolve()) }
+            .onResolved { r, node in node.peer = try r.resolve(type: Tracked.self) }
+        let node = try c.tryResolve(type: Node.self)
+        #expect(node.peer === node.own)
+        #expect(counter.created == 1)
+    }
+
+    @Test("a failed resolve discards its partial graph: the next one starts fresh")
+    func failureDiscardsTheGraph() throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        c.register(type: Pair<Tracked>.self, in: .new) { r in
+            _ = try r.resolve(type: Tracked.self)
+            throw Failure(code: 1)
+        }
+        c.register(type: Twice<Tracked>.self, in: .new) { r in Twice(try r.resolve(), try r.resolve()) }
+        #expect(throws: ResolutionError.self) { try c.tryResolve(type: Pair<Tracked>.self) }
+        #expect(counter.alive == 0)
+        let twice = try c.tryResolve(type: Twice<Tracked>.self)
+        #expect(twice.first.serial == 2)
+    }
+
+    @Test("a graph instance whose deinit resolves again, while its graph is being dropped")
+    func deinitResolvesDuringTeardown() throws {
+        final class Resolving: @unchecked Sendable {
+            let container: Container
+            let counter: Counter
+            init(_ container: Container, _ counter: Counter) {
+                self.container = container
+                self.counter = counter
+            }
+            deinit {
+                // Resolves a .graph and a .new registration from inside the
+                // teardown of the graph that held this instance.
+                _ = try? container.tryResolve(type: Tracked.self, name: "during")
+                _ = try? container.tryResolve(type: Pair<Tracked>.self)
+            }
+        }
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self, name: "during", in: .graph) { _ in Tracked(counter) }
+        c.register(type: Pair<Tracked>.self, in: .new) { r in
+            Pair(first: try r.resolve(type: Tracked.self, name: "during"), second: Tracked(counter))
+        }
+        c.register(type: Resolving.self, in: .graph) { [unowned c] _ in Resolving(c, counter) }
+        c.register(type: Twice<Resolving>.self, in: .new) { r in Twice(try r.resolve(), try r.resolve()) }
+        for _ in 0..<3 {
+            let twice = try c.tryResolve(type: Twice<Resolving>.self)
+            #expect(twice.first === twice.second)
+        }
+        #expect(counter.alive == 0)
+        // The context is clean afterwards: a graph still shares.
+        let pair = try c.tryResolve(type: Twice<Resolving>.self)
+        #expect(pair.first === pair.second)
+    }
+
+    @Test("registrations freed with their container give their slot index to new ones")
+    func indicesAreReused() throws {
+        let counter = Counter()
+        for round in 0..<50 {
+            let c = Container()
+            for index in 0..<20 {
+                c.register(type: Tracked.self, name: "\(index)", in: .graph) { _ in Tracked(counter) }
+            }
+            c.register(type: Pair<Tracked>.self, in: .new) { r in
+                Pair(first: try r.resolve(type: Tracked.self, name: "\(round % 20)"),
+                     second: try r.resolve(type: Tracked.self, name: "\(round % 20)"))
+            }
+            let pair = try c.tryResolve(type: Pair<Tracked>.self)
+            #expect(pair.first === pair.second)
+        }
+        #expect(counter.alive == 0)
+    }
+
+    @Test("each thread builds its own graph")
+    func graphsPerThread() async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        c.register(type: Pair<Tracked>.self, in: .new) { r in Pair(first: try r.resolve(), second: try r.resolve()) }
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var shared = true
+                    for _ in 0..<1_000 {
+                        let pair = try c.tryResolve(type: Pair<Tracked>.self)
+                        shared = shared && pair.first === pair.second
+                    }
+                    return shared
+                }
+            }
+            for try await shared in group {
+                #expect(shared)
+            }
+        }
+        #expect(counter.created == 8_000)
+        #expect(counter.alive == 0)
+    }
+}
