@@ -26,6 +26,10 @@ class AnyDefinition: @unchecked Sendable {
     let key: DefinitionKey
     let serviceType: Any.Type
     let argumentTypes: [Any.Type]
+    /// This definition's counter in each thread's cycle check
+    /// (`ResolutionContext.enterNested`).
+    @usableFromInline
+    let index: Int
     /// The slot of this definition's instances in each thread's
     /// `GraphInstances`; -1 unless `kind` is `.graph`.
     @usableFromInline
@@ -43,12 +47,14 @@ class AnyDefinition: @unchecked Sendable {
         self.key = key
         self.serviceType = serviceType
         self.argumentTypes = argumentTypes
-        self.graphIndex = kind == .graph ? GraphIndices.take() : -1
+        self.index = DenseIndices.definitions.take()
+        self.graphIndex = kind == .graph ? DenseIndices.graphs.take() : -1
     }
 
     deinit {
+        DenseIndices.definitions.giveBack(index)
         if graphIndex >= 0 {
-            GraphIndices.giveBack(graphIndex)
+            DenseIndices.graphs.giveBack(graphIndex)
         }
     }
 

@@ -9,7 +9,7 @@ import Darwin
 /// The `.graph` instances of the object graph being built on one thread.
 ///
 /// Every `.graph` registration gets a dense index when it is made
-/// (`GraphIndices`), and the instances of the current graph sit in slots
+/// (`DenseIndices.graphs`), and the instances of the current graph sit in slots
 /// indexed by it: finding one is an index and a compare, whatever the size of
 /// the graph or of the container. A slot holds its instance itself when the
 /// value fits (a class reference, an existential: up to `inlineCapacity`
@@ -35,35 +35,46 @@ import Darwin
 final class GraphInstances {
     /// One slot: the generation it was filled in, then the value (or box).
     /// 64 bytes, so that a slot never straddles two cache lines.
+    @inlinable
     static var slotSize: Int { 64 }
+    @inlinable
     static var valueOffset: Int { 8 }
     /// Bytes of value a slot holds directly: seven words, enough for any
     /// class reference and any existential (at most five words).
+    @inlinable
     static var inlineCapacity: Int { slotSize - valueOffset }
+    @inlinable
     static var chunkSlots: Int { 64 }
 
     /// Whether a `T` is kept in the slot itself rather than boxed.
+    @inlinable
     @inline(__always)
     static func fitsInline<T>(_: T.Type) -> Bool {
         MemoryLayout<T>.size <= inlineCapacity && MemoryLayout<T>.alignment <= valueOffset
     }
 
     @exclusivity(unchecked)
-    private var chunks: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    @usableFromInline
+    var chunks: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     @exclusivity(unchecked)
-    private var chunkCount = 0
+    @usableFromInline
+    var chunkCount = 0
     /// The current graph's generation; slots of any other are empty. Starts
     /// at 1 so that zero-filled slots are empty.
     @exclusivity(unchecked)
-    private var generation: UInt64 = 1
+    @usableFromInline
+    var generation: UInt64 = 1
     /// The definitions whose slots the current graph filled, to destroy their
     /// values when it ends.
     @exclusivity(unchecked)
-    private var used: UnsafeMutablePointer<Unmanaged<AnyDefinition>>?
+    @usableFromInline
+    var used: UnsafeMutablePointer<Unmanaged<AnyDefinition>>?
     @exclusivity(unchecked)
-    private var usedCount = 0
+    @usableFromInline
+    var usedCount = 0
     @exclusivity(unchecked)
-    private var usedCapacity = 0
+    @usableFromInline
+    var usedCapacity = 0
 
     deinit {
         // A thread's context (and so this) is released at thread exit, when
@@ -79,6 +90,7 @@ final class GraphInstances {
     var isEmpty: Bool { usedCount == 0 }
 
     /// The slot of `index` if it holds an instance of the current graph.
+    @inlinable
     @inline(__always)
     func value(at index: Int) -> UnsafeMutableRawPointer? {
         let chunk = index / Self.chunkSlots
@@ -94,6 +106,7 @@ final class GraphInstances {
 
     /// Stores `instance` as `definition`'s instance in the current graph.
     /// The slot must not hold one already.
+    @inlinable
     func store<T>(_ instance: T, of definition: Definition<T>) {
         let slot = slotPointer(definition.graphIndex)
         let value = slot + Self.valueOffset
@@ -128,7 +141,8 @@ final class GraphInstances {
     }
 
     /// The slot of `index`, allocating its chunk on first use.
-    private func slotPointer(_ index: Int) -> UnsafeMutableRawPointer {
+    @usableFromInline
+    func slotPointer(_ index: Int) -> UnsafeMutableRawPointer {
         let chunk = index / Self.chunkSlots
         if chunk >= chunkCount {
             growChunks(to: chunk + 1)
@@ -147,7 +161,8 @@ final class GraphInstances {
         return base + (index % Self.chunkSlots) * Self.slotSize
     }
 
-    private func growChunks(to count: Int) {
+    @usableFromInline
+    func growChunks(to count: Int) {
         let capacity = Swift.max(count, chunkCount * 2, 4)
         guard let grown = realloc(chunks, capacity * MemoryLayout<UnsafeMutableRawPointer?>.stride) else {
             fatalError("Syringe: out of memory for .graph instances")
@@ -158,7 +173,8 @@ final class GraphInstances {
         chunkCount = capacity
     }
 
-    private func appendUsed(_ definition: Unmanaged<AnyDefinition>) {
+    @usableFromInline
+    func appendUsed(_ definition: Unmanaged<AnyDefinition>) {
         if usedCount == usedCapacity {
             let capacity = Swift.max(usedCapacity * 2, 16)
             guard let grown = realloc(used, capacity * MemoryLayout<Unmanaged<AnyDefinition>>.stride) else {
@@ -172,38 +188,39 @@ final class GraphInstances {
     }
 }
 
-/// The dense indices of `.graph` registrations (see `GraphInstances`): taken
-/// when a `.graph` definition is made, given back when it is freed, and
-/// reused, so a thread's slots grow with the `.graph` registrations that
+/// Dense indices for definitions, so that per-thread state about them sits
+/// in arrays instead of hash tables: every definition has one for the cycle
+/// check (`ResolutionContext`), and a `.graph` one a second for its slot in
+/// `GraphInstances`. Taken when a definition is made, given back when it is
+/// freed, and reused, so per-thread arrays grow with the definitions that
 /// exist at once, not with every one ever made.
 ///
-/// A slot never outlives the graph that filled it, and a definition cannot be
-/// freed while a graph on any thread is using it (its container is alive for
-/// the whole resolve), so an index handed to a new definition never finds an
-/// instance of the old one.
-enum GraphIndices {
-    private final class State: @unchecked Sendable {
-        let lock = Lock()
-        /// Guarded by `lock`.
-        var next = 0
-        var free: [Int] = []
-    }
+/// A slot or counter never outlives the resolve that set it, and a
+/// definition cannot be freed while a resolve on any thread is using it (its
+/// container is alive for the whole resolve), so an index handed to a new
+/// definition never finds state of the old one.
+final class DenseIndices: @unchecked Sendable {
+    static let definitions = DenseIndices()
+    static let graphs = DenseIndices()
 
-    private static let state = State()
+    private let lock = Lock()
+    /// Guarded by `lock`.
+    private var next = 0
+    private var free: [Int] = []
 
-    static func take() -> Int {
-        state.lock.withLock {
-            if let index = state.free.popLast() {
+    func take() -> Int {
+        lock.withLock {
+            if let index = free.popLast() {
                 return index
             }
-            defer { state.next += 1 }
-            return state.next
+            defer { next += 1 }
+            return next
         }
     }
 
-    static func giveBack(_ index: Int) {
-        state.lock.withLock {
-            state.free.append(index)
+    func giveBack(_ index: Int) {
+        lock.withLock {
+            free.append(index)
         }
     }
 }

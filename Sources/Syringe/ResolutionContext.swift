@@ -27,16 +27,28 @@ final class ResolutionContext {
     // (a factory or callback runs between accesses, never inside one). The
     // dynamic checks cost a third of a `.new` resolve.
 
-    /// The definitions being built, outermost first, in `frames[0..<depth]`.
-    /// A fixed buffer: `maximumDepth` bounds the depth anyway, and pushing and
-    /// popping a pointer is cheaper than a growable array's uniqueness and
-    /// capacity checks. Entries never outlive the resolve; definitions are kept
-    /// alive by their containers.
+    /// The definitions being built, outermost first, in `frames[0..<depth]`:
+    /// the path of an error. A raw buffer, grown by `enterNested` (a graph can
+    /// be a thousand levels deep); pushing and popping a pointer is cheaper
+    /// than a growable array's uniqueness and capacity checks. Entries never
+    /// outlive the resolve; definitions are kept alive by their containers.
     @usableFromInline
-    let frames = UnsafeMutablePointer<Unmanaged<AnyDefinition>>.allocate(capacity: maximumDepth)
+    @exclusivity(unchecked)
+    var frames = UnsafeMutablePointer<Unmanaged<AnyDefinition>>.allocate(capacity: 64)
+    @exclusivity(unchecked)
+    private var frameCapacity = 64
     @usableFromInline
     @exclusivity(unchecked)
     var depth = 0
+    /// How many of `frames[1..<depth]` each definition is, by
+    /// `AnyDefinition.index`: the cycle check is one load, not a scan of the
+    /// frames (which made a graph's cost grow with the square of its depth).
+    /// The outermost frame is not counted, so that a single resolve touches
+    /// nothing here; `enterNested` compares with it directly.
+    @exclusivity(unchecked)
+    private var building: UnsafeMutablePointer<UInt32> = .allocate(capacity: 0)
+    @exclusivity(unchecked)
+    private var buildingCapacity = 0
     /// `.graph` instances of the current object graph.
     @usableFromInline
     let graph = GraphInstances()
@@ -50,6 +62,7 @@ final class ResolutionContext {
 
     deinit {
         frames.deallocate()
+        building.deallocate()
     }
 
     struct PendingHook {
@@ -109,37 +122,85 @@ final class ResolutionContext {
         return context
     }
 
-    /// How deep one resolve may nest. Only a registration with runtime
-    /// arguments can legitimately resolve itself again (a tree built with
-    /// `depth - 1`), so those are not refused on sight; this bound turns one
-    /// that never stops into a cycle error long before the stack runs out.
+    /// How often a registration with runtime arguments may be nested in its
+    /// own construction. Only such a registration can legitimately resolve
+    /// itself again (a tree built with `depth - 1`), so it is not refused on
+    /// sight; this bound turns one that never stops into a cycle error long
+    /// before the stack runs out.
     @inlinable
-    static var maximumDepth: Int { 256 }
+    static var maximumRecursion: UInt32 { 256 }
+
+    /// How deep one resolve may nest at all, through distinct registrations:
+    /// a safety net far above any real object graph (G2 in the benchmarks is
+    /// a thousand levels deep).
+    static var maximumDepth: Int { 10_000 }
 
     /// Starts building `definition`; fails if that would be a cycle: the
-    /// argument-free definition is already being built on this thread, or the
-    /// resolve is nested deeper than `maximumDepth`.
+    /// argument-free definition is already being built on this thread, or it
+    /// (or the whole resolve) is nested deeper than the bounds above.
     @inlinable
     func enter(_ definition: AnyDefinition) throws(ResolutionError) {
         if depth > 0 {
-            try checkNesting(definition)
+            try enterNested(definition)
+        } else {
+            frames[0] = Unmanaged.passUnretained(definition)
+            depth = 1
         }
-        frames[depth] = Unmanaged.passUnretained(definition)
-        depth += 1
     }
 
-    /// The cycle checks of a nested `enter`; an outermost one needs none.
+    /// A nested `enter`: the cycle checks, then the push.
     @usableFromInline
-    func checkNesting(_ definition: AnyDefinition) throws(ResolutionError) {
-        if (definition.argumentTypes.isEmpty && isBuilding(definition)) || depth >= Self.maximumDepth {
+    func enterNested(_ definition: AnyDefinition) throws(ResolutionError) {
+        let index = definition.index
+        if index >= buildingCapacity {
+            growBuilding(toHold: index)
+        }
+        let count = building[index]
+        let isOutermost = frames[0].toOpaque() == Unmanaged.passUnretained(definition).toOpaque()
+        let occurrences = count + (isOutermost ? 1 : 0)
+        if (occurrences > 0 && definition.argumentTypes.isEmpty) || occurrences >= Self.maximumRecursion
+            || depth >= Self.maximumDepth {
             throw definition.error(.cycle, path: pathText(appending: definition.stepText))
         }
+        if depth == frameCapacity {
+            growFrames()
+        }
+        building[index] = count + 1
+        frames[depth] = Unmanaged.passUnretained(definition)
+        depth += 1
     }
 
     /// Finishes the innermost `enter`.
     @inlinable
     func leave() {
         depth -= 1
+        if depth > 0 {
+            leaveNested()
+        }
+    }
+
+    @usableFromInline
+    func leaveNested() {
+        building[frames[depth]._withUnsafeGuaranteedRef { $0.index }] -= 1
+    }
+
+    private func growBuilding(toHold index: Int) {
+        let capacity = Swift.max(index + 1, buildingCapacity * 2, 64)
+        let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        grown.moveInitialize(from: building, count: buildingCapacity)
+        (grown + buildingCapacity).initialize(repeating: 0, count: capacity - buildingCapacity)
+        building.deallocate()
+        building = grown
+        buildingCapacity = capacity
+    }
+
+    private func growFrames() {
+        let capacity = frameCapacity * 2
+        let grown = UnsafeMutablePointer<Unmanaged<AnyDefinition>>.allocate(capacity: capacity)
+        grown.moveInitialize(from: frames, count: frameCapacity)
+        frames.deallocate()
+        frames = grown
+        frameCapacity = capacity
     }
 
     /// The path from the outermost request to `step`.
@@ -165,7 +226,7 @@ final class ResolutionContext {
     }
 
     /// Where `definition`'s instance in the current graph is, if it has one.
-    @usableFromInline
+    @inlinable
     @inline(__always)
     func graphInstance<T>(of definition: Definition<T>) -> T? {
         guard let value = graph.value(at: definition.graphIndex) else {
@@ -179,7 +240,7 @@ final class ResolutionContext {
     }
 
     /// Keeps `instance` as `definition`'s instance for the rest of the graph.
-    @usableFromInline
+    @inlinable
     func storeGraphInstance<T>(_ instance: T, of definition: Definition<T>) {
         graph.store(instance, of: definition)
         hasDeferredWork = true
@@ -244,7 +305,11 @@ final class ResolutionContext {
     /// callbacks are released only once the context is idle again, so a
     /// resolve from their instances' `deinit`s starts a graph of its own.
     func reset() {
-        depth = 0
+        // Every frame has left by now (construct leaves on every exit path);
+        // leaving any that had not keeps the cycle counters true.
+        while depth > 0 {
+            leave()
+        }
         graph.removeAll { self.finishing = $0 }
         let dropped = pending
         withExtendedLifetime(dropped) {

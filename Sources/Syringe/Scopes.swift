@@ -31,7 +31,7 @@ extension Container {
 
     /// `.graph`: the instance the current object graph already has, or a new
     /// one that the rest of the graph will share.
-    @usableFromInline
+    @inlinable
     func reuseOrConstructInGraph<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
         if let instance = context.graphInstance(of: definition) {
             return instance

@@ -243,3 +243,32 @@ struct GraphScopeTests {
         #expect(counter.alive == 0)
     }
 }
+
+@Suite("Deep object graphs")
+struct DeepGraphTests {
+    final class Link: Sendable {
+        let next: Link?
+        init(_ next: Link?) { self.next = next }
+    }
+
+    @Test("a chain of 1 000 distinct registrations resolves, and a cycle at its end is still found")
+    func thousandLevels() throws {
+        let c = Container()
+        c.register(type: Link.self, name: "0", in: .graph) { _ in Link(nil) }
+        for level in 1..<1_000 {
+            c.register(type: Link.self, name: "\(level)", in: .graph) { r in Link(try r.resolve(type: Link.self, name: "\(level - 1)")) }
+        }
+        var link: Link? = try c.tryResolve(type: Link.self, name: "999")
+        var length = 0
+        while let current = link {
+            length += 1
+            link = current.next
+        }
+        #expect(length == 1_000)
+        // Close the chain into a cycle: 0 now needs 999.
+        c.register(type: Link.self, name: "0", in: .graph) { r in Link(try r.resolve(type: Link.self, name: "999")) }
+        let error = expectResolutionError(.cycle) { try c.tryResolve(type: Link.self, name: "999") }
+        #expect(error?.path.count == 1_001)
+        #expect(error?.path.first == #"Link["999"]"# && error?.path.last == #"Link["999"]"#)
+    }
+}
