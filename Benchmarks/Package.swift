@@ -46,6 +46,15 @@ let package = Package(
             ]
         ),
         .target(name: "ManyTypesA", dependencies: ["ManyTypeSupport"]),
+        // G1–G3's generated object graphs (generate-graphs.py).
+        .target(
+            name: "GraphWorkloads",
+            dependencies: [
+                "SyringeOnDictionary",
+                .product(name: "Syringe", package: "Syringe"),
+                .product(name: "Swinject", package: "Swinject"),
+            ]
+        ),
         .target(name: "ManyTypesB", dependencies: ["ManyTypeSupport"]),
         // The comparison table. Deliberately not linked with package-benchmark:
         // its malloc interposer would slow every allocation down.
@@ -57,6 +66,7 @@ let package = Package(
                 "ManyTypeSupport",
                 "ManyTypesA",
                 "ManyTypesB",
+                "GraphWorkloads",
                 .product(name: "Syringe", package: "Syringe"),
                 .product(name: "Swinject", package: "Swinject"),
             ]
@@ -65,6 +75,7 @@ let package = Package(
         .executableTarget(
             name: "Allocations",
             dependencies: [
+                "GraphWorkloads",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Syringe", package: "Syringe"),
             ],

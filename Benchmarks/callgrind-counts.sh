@@ -5,7 +5,7 @@
 # callgrind's instruction counts do not, so they are what proves that a change
 # did not make a resolve slower. Only the timed loops (`loopS…`) are counted.
 #
-#   bash Benchmarks/callgrind-counts.sh                    # S1–S7, Syringe's column
+#   bash Benchmarks/callgrind-counts.sh                    # S1–S7 and G1–G3, Syringe's column
 #   bash Benchmarks/callgrind-counts.sh S1 S5              # some scenarios
 #   CONTENDER=swift-frozen bash Benchmarks/callgrind-counts.sh
 #   BINARY=/path/to/benchmarks bash Benchmarks/callgrind-counts.sh   # another build
@@ -17,9 +17,10 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 contender="${CONTENDER:-syringe}"
 ops=100000
+graph_ops=100
 scenarios=("$@")
 if (( ${#scenarios[@]} == 0 )); then
-    scenarios=(S1 S2 S3 S4 S5 S6 S7)
+    scenarios=(S1 S2 S3 S4 S5 S6 S7 G1 G2 G3)
 fi
 
 binary="${BINARY:-}"
@@ -34,16 +35,19 @@ trap 'rm -rf "$work"' EXIT
 objcopy --strip-debug "$binary" "$work/benchmarks"
 
 for scenario in "${scenarios[@]}"; do
-    threads=1
+    threads=1 count=$ops loops='*loopS*'
     if [[ "$scenario" == S6 ]]; then threads=2; fi
-    # Every loop: the compiler merges identical ones (S1's and S2's call the
-    # same resolve) under one name, and --filter runs one scenario's only.
-    valgrind --tool=callgrind --toggle-collect='*loopS*' \
+    # A graph resolve is a hundred to a thousand resolves: fewer of them.
+    if [[ "$scenario" == G* ]]; then count=$graph_ops loops='*loopG*'; fi
+    # Every loop of the kind: the compiler merges identical ones (S1's and
+    # S2's call the same resolve) under one name, and --filter runs one
+    # scenario's only.
+    valgrind --tool=callgrind --toggle-collect="$loops" \
         --callgrind-out-file="$work/$scenario.out" \
         "$work/benchmarks" --filter "$scenario" --contender "$contender" --reps 1 --ops "$ops" \
-        >/dev/null 2>"$work/$scenario.log"
+        --graph-ops "$graph_ops" >/dev/null 2>"$work/$scenario.log"
     total="$(sed -n 's/^summary: //p' "$work/$scenario.out")"
     # One warm-up of ops/5 plus one repetition of ops, on each thread.
-    awk -v id="$scenario" -v total="$total" -v ops="$ops" -v threads="$threads" \
+    awk -v id="$scenario" -v total="$total" -v ops="$count" -v threads="$threads" \
         'BEGIN { printf "%-3s %8.1f instructions/op\n", id, total / (ops * 1.2 * threads) }'
 done

@@ -8,10 +8,12 @@
 //   NamedNewResolve   .new resolve by name                         1 000  (the instance only)
 //   ArgumentResolve   .new resolve with one Int runtime argument   1 000  (the instance only)
 //   NewChain5         five-level .new chain A→B→C→D→E              5 000  (the five instances only)
+//   Graph100          G1's 100-node .graph DAG, root resolve       100 000  (the 100 objects only)
 //
 // The expected counts are checked in under Benchmarks/Thresholds/ and enforced
 // by Benchmarks/check-allocations.sh: any extra allocation fails the check.
 import Benchmark
+import GraphWorkloads
 import Syringe
 
 protocol Service: AnyObject {}
@@ -92,6 +94,17 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(container.resolve(type: A.self))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("Graph100", configuration: configuration) { benchmark in
+        let container = Container()
+        GraphWorkload.g1.registerSyringe(container)
+        blackHole(GraphWorkload.g1.resolveSyringe(container))  // sizes this thread's slots and lists
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(GraphWorkload.g1.resolveSyringe(container))
         }
         benchmark.stopMeasurement()
     }

@@ -52,6 +52,10 @@ struct Method {
     /// Swinject is two orders of magnitude slower: its repetitions are sized
     /// to take about this long instead.
     var swinjectSecondsPerRep = 0.075
+    /// Graph rows: every column's repetitions are sized to take about this long…
+    var graphSecondsPerRep = 0.05
+    /// …unless a fixed count is given (`--graph-ops`, for callgrind).
+    var graphOpsPerRep: Int?
 }
 
 /// Times `body(n)` (which performs `n` operations) and returns ns per operation

@@ -1,3 +1,4 @@
+import GraphWorkloads
 import ManyTypeSupport
 import ManyTypesA
 import ManyTypesB
@@ -32,6 +33,8 @@ final class A { let b: B; init(b: B) { self.b = b } }
 
 enum Contender: String, CaseIterable {
     case syringe
+    /// No container: the graph rows' objects made by direct initialiser calls.
+    case byHand
     case swiftLocked
     case swiftFrozen
     case swinject
@@ -39,6 +42,7 @@ enum Contender: String, CaseIterable {
     var title: String {
         switch self {
         case .syringe: "Syringe"
+        case .byHand: "By hand"
         case .swiftLocked: "Swift dict + lock"
         case .swiftFrozen: "Swift dict, frozen"
         case .swinject: "Swinject 2.10.0"
@@ -64,6 +68,8 @@ struct Scenario {
     let unit: Unit
     /// Syringe's goal, in `unit`; nil when there is none.
     let target: Double?
+    /// Syringe's goal as a multiple of the by-hand column, for graph rows.
+    var byHandLimit: Double? = nil
 }
 
 let scenarios: [Scenario] = [
@@ -75,6 +81,9 @@ let scenarios: [Scenario] = [
     Scenario(id: "S6", title: ".shared resolve on 2 threads at once, per thread", unit: .nsPerOp, target: nil),
     Scenario(id: "S6", title: ".shared resolve on 2 threads at once, total", unit: .mopsPerSecond, target: 30),
     Scenario(id: "S7", title: "1 000 .shared types, pseudo-random order", unit: .nsPerOp, target: 40),
+    Scenario(id: "G1", title: "100-node .graph DAG (194 edges), resolve the root", unit: .nsPerOp, target: nil, byHandLimit: 2),
+    Scenario(id: "G2", title: "1 000-node .graph DAG (2 058 edges), resolve the root", unit: .nsPerOp, target: nil),
+    Scenario(id: "G3", title: "100 nodes: 20 .shared, .graph and .new mixed (230 objects)", unit: .nsPerOp, target: nil),
     Scenario(id: "R", title: "register 10 000 services", unit: .nsPerRegistration, target: nil),
     Scenario(id: "M", title: "heap bytes per registration", unit: .bytesPerRegistration, target: nil),
 ]
@@ -109,6 +118,8 @@ struct Runner {
             container.register(type: Service.self, in: .new) { _ in ServiceImpl() }
             if contender == .swiftFrozen { container.freeze() }
             return time(contender) { loopS1(container, $0) }
+        case .byHand:
+            return nil  // the S rows have no hand-written column
         case .swinject:
             let container = Swinject.Container()
             container.register(Service.self) { _ in ServiceImpl() }.inObjectScope(.transient)
@@ -126,6 +137,8 @@ struct Runner {
         case .swiftLocked, .swiftFrozen:
             let container = sharedOnDictionary(frozen: contender == .swiftFrozen)
             return time(contender) { loopS2(container, $0) }
+        case .byHand:
+            return nil  // the S rows have no hand-written column
         case .swinject:
             let container = sharedSwinject()
             return time(contender) { loopS2(container, $0) }
@@ -172,6 +185,8 @@ struct Runner {
             }
             if contender == .swiftFrozen { container.freeze() }
             return time(contender) { loopS3(container, $0) }
+        case .byHand:
+            return nil  // the S rows have no hand-written column
         case .swinject:
             let container = Swinject.Container()
             for name in names {
@@ -194,6 +209,8 @@ struct Runner {
             container.register(type: Service.self) { (_: SyringeOnDictionary.Resolver, number: Int) in NumberedService(number: number) }
             if contender == .swiftFrozen { container.freeze() }
             return time(contender) { loopS4(container, $0) }
+        case .byHand:
+            return nil  // the S rows have no hand-written column
         case .swinject:
             let container = Swinject.Container()
             container.register(Service.self) { (_: Swinject.Resolver, number: Int) in NumberedService(number: number) }
@@ -223,6 +240,8 @@ struct Runner {
             container.register(type: A.self, in: .new) { r in A(b: try r.resolve()) }
             if contender == .swiftFrozen { container.freeze() }
             return time(contender) { loopS5(container, $0) }
+        case .byHand:
+            return nil  // the S rows have no hand-written column
         case .swinject:
             let container = Swinject.Container()
             container.register(E.self) { _ in E() }.inObjectScope(.transient)
@@ -236,7 +255,7 @@ struct Runner {
 
     // MARK: S6 — S2 from two threads at once
 
-    func s6(_ contender: Contender) -> (perOp: Sample, throughput: Sample) {
+    func s6(_ contender: Contender) -> (perOp: Sample, throughput: Sample)? {
         switch contender {
         case .syringe:
             let container = sharedSyringe()
@@ -246,6 +265,8 @@ struct Runner {
             let container = sharedOnDictionary(frozen: contender == .swiftFrozen)
             let ops = method.opsPerRep
             return measureTwoThreads(ops: ops, repetitions: method.repetitions) { loopS2(container, $0) }
+        case .byHand:
+            return nil  // the S rows have no hand-written column
         case .swinject:
             // Swinject's documented way to resolve from several threads.
             let resolver = UncheckedSendable(sharedSwinject().synchronize())
@@ -270,11 +291,44 @@ struct Runner {
             if contender == .swiftFrozen { container.freeze() }
             let calls = order.map { manyTypes[$0].resolveOnDictionary }
             return time(contender) { loopS7(container, calls, $0) }
+        case .byHand:
+            return nil  // the S rows have no hand-written column
         case .swinject:
             let container = Swinject.Container()
             for type in manyTypes { type.registerSwinject(container, nil) }
             let calls = order.map { manyTypes[$0].resolveSwinject }
             return time(contender) { loopS7(container, calls, $0) }
+        }
+    }
+
+    // MARK: G1–G3 — whole object graphs
+
+    /// A graph resolve takes from microseconds (G1) to a millisecond (G2,
+    /// Swinject), so every column's repetitions are sized by time, unless
+    /// `--graph-ops` fixes the count (for callgrind).
+    func timeGraph(_ body: (Int) -> Void) -> Sample {
+        let ops = method.graphOpsPerRep ?? calibratedOps(seconds: method.graphSecondsPerRep, cap: method.opsPerRep, body)
+        return measure(ops: ops, repetitions: method.repetitions, body)
+    }
+
+    func graph(_ workload: GraphWorkload, _ contender: Contender) -> Sample? {
+        switch contender {
+        case .syringe:
+            let container = Syringe.Container()
+            workload.registerSyringe(container)
+            return timeGraph { loopG(container, workload.resolveSyringe, $0) }
+        case .byHand:
+            let build = workload.makeByHand()
+            return timeGraph { loopG((), { _ in build() }, $0) }
+        case .swiftLocked, .swiftFrozen:
+            let container = SyringeOnDictionary.Container()
+            workload.registerOnDictionary(container)
+            if contender == .swiftFrozen { container.freeze() }
+            return timeGraph { loopG(container, workload.resolveOnDictionary, $0) }
+        case .swinject:
+            let container = Swinject.Container()
+            workload.registerSwinject(container)
+            return timeGraph { loopG(container, workload.resolveSwinject, $0) }
         }
     }
 
@@ -301,6 +355,8 @@ struct Runner {
             return container
         case .swiftFrozen:
             return nil  // registration is the same as .swiftLocked: freezing comes after it
+        case .byHand:
+            return nil  // no container to fill
         case .swinject:
             let container = Swinject.Container()
             for name in Self.registrationNames {
@@ -325,7 +381,7 @@ struct Runner {
     }
 
     func m(_ contender: Contender) -> Sample? {
-        guard contender != .swiftFrozen else { return nil }
+        guard contender != .swiftFrozen, contender != .byHand else { return nil }
         return bytesPerRegistration(count: Self.registrationCount, repetitions: 5) { fill(contender)! }
     }
 }
@@ -459,6 +515,11 @@ func loopS5(_ container: SyringeOnDictionary.Container, _ n: Int) {
 @inline(never)
 func loopS5(_ container: Swinject.Container, _ n: Int) {
     for _ in 0..<n { blackHole(container.resolve(A.self)!) }
+}
+
+@inline(never)
+func loopG<Box>(_ container: Box, _ resolve: (Box) -> AnyObject, _ n: Int) {
+    for _ in 0..<n { blackHole(resolve(container)) }
 }
 
 @inline(never)

@@ -18,14 +18,15 @@ func printError(_ text: String) {
 // MARK: - Arguments
 
 let usage = """
-    USAGE: benchmarks [--filter <substring>] [--json] [--contender <name>]... [--reps <n>] [--ops <n>]
+    USAGE: benchmarks [--filter <substring>] [--json] [--contender <name>]... [--reps <n>] [--ops <n>] [--graph-ops <n>]
 
-      --filter <substring>  only the scenario with that id (S1…S7, R, M), or else those whose id or title
-                            contains it (case-insensitive), e.g. --filter S2, --filter shared
+      --filter <substring>  only the scenario with that id (S1…S7, G1…G3, R, M), or else those whose id or
+                            title contains it (case-insensitive), e.g. --filter S2, --filter shared
       --json                machine-readable output on stdout (progress still goes to stderr)
-      --contender <name>    only these columns: syringe, swift-locked, swift-frozen, swinject (repeatable)
+      --contender <name>    only these columns: syringe, by-hand, swift-locked, swift-frozen, swinject (repeatable)
       --reps <n>            repetitions per measurement (default 11; at least 7 for reportable numbers)
       --ops <n>             operations per repetition (default 1000000)
+      --graph-ops <n>       operations per repetition of the graph rows (default: ~50 ms worth per column)
     """
 
 struct Options {
@@ -51,6 +52,7 @@ func parseArguments() -> Options {
         case "--json": options.json = true
         case "--reps": options.method.repetitions = max(1, Int(value(after: argument)) ?? options.method.repetitions)
         case "--ops": options.method.opsPerRep = max(1_000, Int(value(after: argument)) ?? options.method.opsPerRep)
+        case "--graph-ops": options.method.graphOpsPerRep = Int(value(after: argument)).map { max(1, $0) }
         case "--contender":
             let name = value(after: argument)
             guard let contender = Contender.allCases.first(where: { $0.argument == name }) else {
@@ -80,6 +82,7 @@ extension Contender {
     var argument: String {
         switch self {
         case .syringe: "syringe"
+        case .byHand: "by-hand"
         case .swiftLocked: "swift-locked"
         case .swiftFrozen: "swift-frozen"
         case .swinject: "swinject"
@@ -121,11 +124,14 @@ for index in selected {
         case "S5": results[index, default: [:]][contender] = runner.s5(contender)
         case "S6":
             // Both S6 rows come from one run.
-            let (perOp, throughput) = runner.s6(contender)
+            guard let (perOp, throughput) = runner.s6(contender) else { continue }
             for other in scenarios.indices where scenarios[other].id == "S6" {
                 results[other, default: [:]][contender] = scenarios[other].unit == .mopsPerSecond ? throughput : perOp
             }
         case "S7": results[index, default: [:]][contender] = runner.s7(contender)
+        case "G1": results[index, default: [:]][contender] = runner.graph(.g1, contender)
+        case "G2": results[index, default: [:]][contender] = runner.graph(.g2, contender)
+        case "G3": results[index, default: [:]][contender] = runner.graph(.g3, contender)
         case "R": results[index, default: [:]][contender] = runner.r(contender)
         case "M": results[index, default: [:]][contender] = runner.m(contender)
         default: fatalError("unknown scenario \(scenario.id)")
@@ -157,12 +163,20 @@ func ratio(_ sample: Sample, to syringe: Sample?, unit: Unit) -> Double? {
 }
 
 func targetText(_ scenario: Scenario) -> String {
+    if let limit = scenario.byHandLimit {
+        return "≤ \(format(limit))× by hand"
+    }
     guard let target = scenario.target else { return "" }
     return (scenario.unit.lowerIsBetter ? "≤ " : "≥ ") + format(target)
 }
 
-func targetMet(_ scenario: Scenario, _ syringe: Sample?) -> Bool? {
-    guard let target = scenario.target, let syringe else { return nil }
+func targetMet(_ scenario: Scenario, _ row: [Contender: Sample]?) -> Bool? {
+    guard let syringe = row?[.syringe] else { return nil }
+    if let limit = scenario.byHandLimit {
+        guard let byHand = row?[.byHand] else { return nil }
+        return syringe.median <= limit * byHand.median
+    }
+    guard let target = scenario.target else { return nil }
     return scenario.unit.lowerIsBetter ? syringe.median <= target : syringe.median >= target
 }
 
@@ -178,6 +192,45 @@ func cell(_ sample: Sample?, syringe: Sample?, unit: Unit, isSyringe: Bool) -> S
 func pad(_ text: String, _ width: Int) -> String {
     text + String(repeating: " ", count: max(0, width - text.count))
 }
+
+// MARK: - Ratios
+
+/// A goal stated as a ratio of two medians measured in this run.
+struct RunRatio {
+    let name: String
+    let value: Double?
+    let limit: Double
+    let atMost: Bool
+
+    var met: Bool? { value.map { atMost ? $0 <= limit : $0 >= limit } }
+}
+
+@MainActor
+func median(_ id: String, _ contender: Contender) -> Double? {
+    scenarios.indices
+        .first { scenarios[$0].id == id && scenarios[$0].unit == .nsPerOp }
+        .flatMap { results[$0]?[contender]?.median }
+}
+
+func quotient(_ a: Double?, _ b: Double?) -> Double? {
+    guard let a, let b, b > 0 else { return nil }
+    return a / b
+}
+
+let ratios = [
+    RunRatio(name: "S5 / S1, Syringe (nested resolves cost what single ones do)",
+             value: quotient(median("S5", .syringe), median("S1", .syringe)), limit: 5.5, atMost: true),
+    RunRatio(name: "S2 / the stored-reference floor",
+             value: quotient(median("S2", .syringe), floors?.shared.median), limit: 3, atMost: true),
+    RunRatio(name: "S5, Swinject / Syringe",
+             value: quotient(median("S5", .swinject), median("S5", .syringe)), limit: 30, atMost: false),
+    RunRatio(name: "G1, Syringe / by hand",
+             value: quotient(median("G1", .syringe), median("G1", .byHand)), limit: 2, atMost: true),
+    RunRatio(name: "G1, Swinject / Syringe",
+             value: quotient(median("G1", .swinject), median("G1", .syringe)), limit: 30, atMost: false),
+    RunRatio(name: "G2 / G1, Syringe (10× the nodes; ideal about 10)",
+             value: quotient(median("G2", .syringe), median("G1", .syringe)), limit: 11, atMost: true),
+].filter { $0.value != nil }
 
 // MARK: - Output
 
@@ -217,7 +270,7 @@ if json {
         }
         var row = "    {\"id\": \(quoted(scenario.id)), \"title\": \(quoted(scenario.title)), \"unit\": \(quoted(scenario.unit.rawValue)), "
         row += "\"target\": \(scenario.target.map(number) ?? "null"), "
-        row += "\"targetMet\": \(targetMet(scenario, syringe).map { $0 ? "true" : "false" } ?? "null"), "
+        row += "\"targetMet\": \(targetMet(scenario, results[index]).map { $0 ? "true" : "false" } ?? "null"), "
         row += "\"results\": {\n\(entries.joined(separator: ",\n"))\n    }}"
         rows.append(row)
     }
@@ -230,6 +283,7 @@ if json {
           "build": "release",
           "method": {"repetitions": \(method.repetitions), "opsPerRepetition": \(method.opsPerRep), "swinjectSecondsPerRepetition": \(method.swinjectSecondsPerRep), "statistic": "median"},
           "seconds": \(number(elapsed)),
+          "ratios": [\(ratios.map { "{\"name\": \(quoted($0.name)), \"value\": \(number($0.value!)), \"limit\": \(number($0.limit)), \"atMost\": \($0.atMost), \"met\": \($0.met!)}" }.joined(separator: ", "))],
           "floors": \(floors.map { "{\"newInstanceNsPerOp\": \(number($0.new.median)), \"sharedReferenceNsPerOp\": \(number($0.shared.median)), \"sharedReferenceTwoThreadsMops\": \(number($0.sharedTwoThreads.median))}" } ?? "null"),
           "scenarios": [
         \(rows.joined(separator: ",\n"))
@@ -255,7 +309,7 @@ for index in shown {
         row.append(cell(results[index]?[contender], syringe: syringe, unit: scenario.unit, isSyringe: contender == .syringe))
     }
     var goal = targetText(scenario)
-    if let met = targetMet(scenario, syringe) {
+    if let met = targetMet(scenario, results[index]) {
         goal += met ? " met" : " MISSED"
     }
     row.append(goal)
@@ -271,11 +325,21 @@ for row in table {
     print(line(row))
 }
 
+if !ratios.isEmpty {
+    print("")
+    print("Ratios in this run:")
+    let width = ratios.map(\.name.count).max() ?? 0
+    for ratio in ratios {
+        let goal = (ratio.atMost ? "≤ " : "≥ ") + format(ratio.limit)
+        print("  \(pad(ratio.name, width))  \(pad(format(ratio.value!), 6))  goal \(goal) \(ratio.met! ? "met" : "MISSED")")
+    }
+}
+
 print("")
 print("Method:")
 print("  • Release build, warm-up run before timing, CLOCK_MONOTONIC around each repetition, every result sunk through")
 print("    an @inline(never) blackHole that calls an opaque C function.")
-print("  • Syringe and the Swift-table columns: \(method.opsPerRep) ops per repetition.")
+print("  • Syringe and the Swift-table columns: \(method.opsPerRep) ops per repetition (graph rows: see below).")
 if contenders.contains(.swinject) {
     var swinjectOps: [String] = []
     for index in shown {
@@ -294,6 +358,9 @@ print("    after freeze() — read-only, no lock — i.e. the cost of the dictio
 print("  • S6: two threads resolve at once; ns/op as each thread sees it (mean of both); total = 2 × ops / wall time.")
 print("  • S7: each op also makes one indirect closure call (the same in every column) to reach the type's call site;")
 print("    each type's resolve is its own specialisation, so the code's size (instruction cache) counts too.")
+print("  • G1–G3: one op resolves the root of a generated DAG (Benchmarks/generate-graphs.py); By hand builds the same")
+print("    objects with direct initialiser calls in dependency order (.shared ones made once beforehand). Every column's")
+print("    repetitions are sized to take ~\(Int(method.graphSecondsPerRep * 1000)) ms. Swinject: .graph (its default), .container, .transient.")
 print("  • R: \(Runner.registrationCount) registrations (1 000 types × unnamed + 9 names) into a fresh container per repetition,")
 print("    \(method.repetitions) repetitions (fewer ops than 10^6). M: growth of glibc mallinfo2 in-use bytes (incl. mmapped) over")
 print("    the same \(Runner.registrationCount) registrations, divided by \(Runner.registrationCount), 5 repetitions.")

@@ -1,0 +1,23 @@
+// Rows G1–G3: whole object graphs (generate-graphs.py writes G1–G3.swift).
+import Swinject
+import Syringe
+import SyringeOnDictionary
+
+/// One generated object graph, and how each contender registers and resolves
+/// it. Resolving goes through a closure made here, so that every contender's
+/// call site is compiled in this module the same way.
+public struct GraphWorkload: Sendable {
+    public let nodes: Int
+    public let edges: Int
+    /// Objects one resolve of the root makes once the `.shared` ones exist.
+    public let objectsPerResolve: Int
+    public let registerSyringe: @Sendable (Syringe.Container) -> Void
+    public let resolveSyringe: @Sendable (Syringe.Container) -> AnyObject
+    public let registerOnDictionary: @Sendable (SyringeOnDictionary.Container) -> Void
+    public let resolveOnDictionary: @Sendable (SyringeOnDictionary.Container) -> AnyObject
+    public let registerSwinject: @Sendable (Swinject.Container) -> Void
+    public let resolveSwinject: @Sendable (Swinject.Resolver) -> AnyObject
+    /// Makes the `.shared` nodes (if any) and returns the hand-wired build of
+    /// the rest: direct initialiser calls in dependency order.
+    public let makeByHand: @Sendable () -> () -> AnyObject
+}
