@@ -326,6 +326,9 @@ struct Runner {
             if contender == .swiftFrozen { container.freeze() }
             return timeGraph { loopG(container, workload.resolveOnDictionary, $0) }
         case .swinject:
+            // Every node needs its predecessor, so the graph is `nodes` levels
+            // deep, and Swinject stops the program beyond 200 nested resolves.
+            guard workload.nodes <= 200 else { return nil }
             let container = Swinject.Container()
             workload.registerSwinject(container)
             return timeGraph { loopG(container, workload.resolveSwinject, $0) }
