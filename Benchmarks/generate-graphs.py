@@ -62,6 +62,18 @@ def mixed_graph(count, seed):
     return deps, scopes
 
 
+def reachable(deps, root):
+    """The nodes one resolve of `root` reaches."""
+    seen, stack = set(), [root]
+    while stack:
+        i = stack.pop()
+        if i in seen:
+            continue
+        seen.add(i)
+        stack.extend(deps[i])
+    return seen
+
+
 def objects_per_resolve(deps, scopes):
     """Objects one resolve of the root creates once the .shared ones exist."""
     made = {}
@@ -72,16 +84,8 @@ def objects_per_resolve(deps, scopes):
             made[i] = 1 + sum(new_count(d) for d in deps[i] if scopes[d] == "new")
         return made[i]
 
-    root = len(deps) - 1
-    reachable, stack = set(), [root]
-    while stack:
-        i = stack.pop()
-        if i in reachable:
-            continue
-        reachable.add(i)
-        stack.extend(deps[i])
     total = 0
-    for i in reachable:
+    for i in reachable(deps, len(deps) - 1):
         if scopes[i] == "graph":
             # Made once, plus the .new dependencies it makes for itself.
             total += new_count(i)
@@ -165,13 +169,7 @@ def swift_file(tag, deps, scopes, seed):
         return f"{cls(j)}(" + ", ".join(expression(k) for k in deps[j]) + ")"
 
     root = n - 1
-    needed, stack = set(), [root]
-    while stack:
-        i = stack.pop()
-        if i in needed:
-            continue
-        needed.add(i)
-        stack.extend(deps[i])
+    needed = reachable(deps, root)
     signature = f"_ s: {tag}Singletons" if shared_nodes else ""
     lines.append("@inline(never)")
     lines.append(f"func build{tag}ByHand({signature}) -> AnyObject {{")
