@@ -86,9 +86,6 @@ final class GraphInstances {
         free(used)
     }
 
-    /// Whether the current graph holds any instance.
-    var isEmpty: Bool { usedCount == 0 }
-
     /// The slot of `index` if it holds an instance of the current graph.
     @inlinable
     @inline(__always)
