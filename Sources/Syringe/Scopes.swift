@@ -20,11 +20,7 @@ extension Container {
                 // An alias has no frame of its own: its target's frame is the step.
                 // Its factory (see Aliases.swift) forwards from the holder,
                 // which holds both the alias and its target.
-                do {
-                    return try definition.factory(Resolver(container: holder), arguments)
-                } catch {
-                    throw context.failure(error, in: definition)
-                }
+                return try callFactory(definition, resolver: Resolver(container: holder), arguments: arguments, context: context)
             }
         }
     }
