@@ -31,8 +31,8 @@ mkdir -p "$OUT/crashes" "$WORK"
 # SYR_INTERNAL_CHECKS: every writer operation also checks its own invariants.
 "$CLANG" "${LINKER[@]}" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1 \
     -DSYR_INTERNAL_CHECKS -I include $(pkg-config --cflags libxxhash) \
-    Fuzz/table_fuzzer.c Sources/CSyringeTable/syringe_table.c \
-    -o "$OUT/table_fuzzer"
+    Fuzz/table_fuzzer.c Sources/CSyringeTable/syringe_table.c Sources/CSyringeTable/syringe_reclaim.c \
+    -pthread -o "$OUT/table_fuzzer"
 
 # The checked-in seeds stay read-only; new inputs accumulate in the work copy.
 cp Fuzz/corpus/* "$WORK"/

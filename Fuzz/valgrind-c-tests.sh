@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 CLANG="${CLANG:-$(command -v clang || echo /opt/swift/usr/bin/clang)}"
 OUT=Fuzz/out
-SOURCES=(Fuzz/table_smoke.c Sources/CSyringeTable/syringe_table.c)
+SOURCES=(Fuzz/table_smoke.c Sources/CSyringeTable/syringe_table.c Sources/CSyringeTable/syringe_reclaim.c -pthread)
 # SYR_INTERNAL_CHECKS: every writer operation also checks its own invariants.
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -DSYR_INTERNAL_CHECKS -I include $(pkg-config --cflags libxxhash))
 

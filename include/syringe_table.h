@@ -35,14 +35,15 @@
 //     tombstone; a reader that matched the key and loads NULL keeps probing.
 //   * Growth (and tombstone clean-up) builds a complete new storage block and
 //     publishes it with one release store of `storage`. The old block stays
-//     readable: it is retired, not freed.
+//     readable: it is retired, not freed at once.
 //   * The writer reads the fields it alone stores with relaxed loads.
 //
 // OWNERSHIP
 //   * The table copies name bytes on insert and owns the copy.
 //   * Storage blocks replaced by a rebuild and the names of removed keys are
-//     retired: they are freed by syr_table_destroy, never earlier, because a
-//     lock-free reader may still be reading them.
+//     retired to the reclaimer (syringe_reclaim.h), which frees them once no
+//     lock-free reader can still be reading them. Lookups must therefore run
+//     inside a read-side section (syr_read_enter / syr_read_exit).
 //   * Values are opaque to the table and never freed by it. Insert reports
 //     the value it replaced and remove returns the value it removed, so the
 //     caller can retire those on its side.
@@ -110,7 +111,6 @@ typedef struct syr_table {
     size_t count;          // full slots
     size_t used;           // full slots + tombstones in the current storage
     uint64_t hash_mask;
-    void *retired;         // singly linked list of retired blocks (see .c)
 } syr_table;
 
 // The reader's side of the contract above: acquire loads, each pairing with
@@ -201,8 +201,10 @@ syr_table_lookup(const syr_table *table, const void *type, const void *signature
 /// NULL when memory is exhausted or no storage can hold `expected` keys.
 syr_table *syr_table_create(size_t expected);
 
-/// Frees the table, its current and retired storage, and every name it owns.
-/// Values are not touched: the caller, which inserted them, releases them.
+/// Frees the table, its current storage and every name it owns, at once: call
+/// it only when no reader can reach the table any more. What it retired
+/// earlier is freed by the reclaimer. Values are not touched: the caller,
+/// which inserted them, releases them.
 void syr_table_destroy(syr_table *table);
 
 /// Inserts or overwrites. On success returns 0 and stores the replaced value

@@ -34,6 +34,12 @@ int syr_table_set_hash_mask(syr_table *table, uint64_t mask);
 /// probe length). Returns true when they hold.
 bool syr_table_check_invariants(const syr_table *table);
 
+/// Bytes the process's allocator has handed out and not taken back: the
+/// sanitizer allocator's count under ThreadSanitizer or AddressSanitizer
+/// (which replace malloc), glibc's mallinfo2 otherwise, the default zone's on
+/// Darwin; 0 where none is known. For tests that bound memory use.
+size_t syr_testing_heap_in_use(void);
+
 /// Whether syringe_table.c was compiled with SYR_INTERNAL_CHECKS, which makes
 /// every writer operation check the invariants it could have broken before
 /// returning, and abort, naming the invariant and the slot, when one fails.

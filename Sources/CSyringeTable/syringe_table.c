@@ -5,11 +5,17 @@
 // posix_memalign is POSIX, not C11: declare it even under -std=c11.
 #define _POSIX_C_SOURCE 200809L
 
+#include "syringe_reclaim.h"
 #include "syringe_table.h"
 #include "syringe_table_testing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#elif defined(__APPLE__)
+#include <malloc/malloc.h>
+#endif
 
 // Debug builds (and the fuzzer) define SYR_INTERNAL_CHECKS: then every writer
 // operation checks what it could have broken before it returns, and aborts
@@ -72,32 +78,26 @@ static bool syr_capacity_for(size_t keys, size_t *capacity) {
 // Blocks and retirement
 // ---------------------------------------------------------------------------
 
-// Every block a reader might still be reading (a storage generation, a name)
-// carries this link, so retiring one never needs an allocation and therefore
-// can never fail half way through a writer operation.
-typedef struct syr_block {
-    struct syr_block *next;
-} syr_block;
-
-// A name copy is a syr_block followed by the bytes.
-static syr_block *syr_name_block(const uint8_t *name) {
-    return (syr_block *)name - 1;
-}
-
 // A storage block is 64-byte aligned and starts with SYR_STORAGE_HEADROOM
-// bytes holding its syr_block; the 32-byte syr_storage header follows, so
-// the slots after it start on a cache line.
+// bytes of padding; the 32-byte syr_storage header follows, so the slots
+// after it start on a cache line.
 #define SYR_STORAGE_HEADROOM ((size_t)32)
-_Static_assert(sizeof(syr_block) <= SYR_STORAGE_HEADROOM, "the block link fits in the headroom");
 _Static_assert(sizeof(syr_storage) == 32 && sizeof(syr_slot) == 32, "slots are 32 bytes, after a 32-byte header");
 
-static syr_block *syr_storage_block(const syr_storage *storage) {
-    return (syr_block *)((char *)storage - SYR_STORAGE_HEADROOM);
+static void *syr_storage_block(const syr_storage *storage) {
+    return (char *)storage - SYR_STORAGE_HEADROOM;
 }
 
-static void syr_retire(syr_table *table, syr_block *block) {
-    block->next = (syr_block *)table->retired;
-    table->retired = block;
+// A name copy is its own allocation, at least one byte so that a copy of the
+// empty name is not NULL (NULL means "no name").
+static void *syr_name_block(const uint8_t *name) {
+    return (void *)name;
+}
+
+// Hands a block that readers may still be reading to the reclaimer, which
+// frees it once they cannot (include/syringe_reclaim.h).
+static void syr_retire(void *block) {
+    syr_reclaim_retire(block, free);
 }
 
 // Empty storage with room for `keys` keys, or NULL when memory is exhausted
@@ -323,12 +323,11 @@ static const uint8_t *syr_name_copy(const void *name, size_t name_len, bool *fai
     if (name_len == SYR_NO_NAME) {
         return NULL;
     }
-    syr_block *block = malloc(sizeof(syr_block) + name_len);
-    if (block == NULL) {
+    uint8_t *copy = malloc(name_len > 0 ? name_len : 1);
+    if (copy == NULL) {
         *failed = true;
         return NULL;
     }
-    uint8_t *copy = (uint8_t *)(block + 1);
     if (name_len > 0) {
         memcpy(copy, name, name_len);
     }
@@ -390,7 +389,7 @@ static int syr_rebuild(syr_table *table, size_t keys) {
     // Readers that already loaded `old` keep probing it safely: it is retired,
     // not freed, and never written again.
     syr_table_storage_store_release(table, fresh);
-    syr_retire(table, syr_storage_block(old));
+    syr_retire(syr_storage_block(old));
     table->used = table->count;
     return 0;
 }
@@ -417,18 +416,13 @@ void syr_table_destroy(syr_table *table) {
     }
     syr_storage *storage = syr_current(table);
     for (size_t index = 0; index <= storage->mask; index++) {
-        // Names of tombstoned slots were retired on removal and are freed below.
+        // Names of tombstoned slots were retired on removal.
         if (syr_slot_is_full(syr_slot_hash_load_relaxed(&storage->slots[index])) &&
             storage->names[index].bytes != NULL) {
             free(syr_name_block(storage->names[index].bytes));
         }
     }
     free(syr_storage_block(storage));
-    for (syr_block *block = table->retired; block != NULL;) {
-        syr_block *next = block->next;
-        free(block);
-        block = next;
-    }
     free(table);
 }
 
@@ -488,7 +482,7 @@ void *syr_table_remove(syr_table *table, const void *type, const void *signature
     syr_slot_value_store_release(slot, NULL);
     syr_slot_hash_store_release(slot, SYR_SLOT_TOMBSTONE);
     if (storage->names[index].bytes != NULL) {
-        syr_retire(table, syr_name_block(storage->names[index].bytes));
+        syr_retire(syr_name_block(storage->names[index].bytes));
     }
     table->count -= 1;
     syr_verify_removed(table, index, h, type, signature, name, name_len);
@@ -504,10 +498,10 @@ int syr_table_clear(syr_table *table) {
     syr_table_storage_store_release(table, fresh);
     for (size_t index = 0; index <= old->mask; index++) {
         if (syr_slot_is_full(syr_slot_hash_load_relaxed(&old->slots[index])) && old->names[index].bytes != NULL) {
-            syr_retire(table, syr_name_block(old->names[index].bytes));
+            syr_retire(syr_name_block(old->names[index].bytes));
         }
     }
-    syr_retire(table, syr_storage_block(old));
+    syr_retire(syr_storage_block(old));
     table->count = 0;
     table->used = 0;
     syr_verify_table(table, "clear");
@@ -563,4 +557,23 @@ uint64_t syr_xxh3_64(const void *bytes, size_t length) {
 
 uint64_t syr_xxh3_64_seeded(const void *bytes, size_t length, uint64_t seed) {
     return XXH3_64bits_withSeed(bytes, length, seed);
+}
+
+// Defined only when a sanitizer's runtime (which replaces malloc) is loaded.
+extern size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
+
+size_t syr_testing_heap_in_use(void) {
+    if (__sanitizer_get_current_allocated_bytes != NULL) {
+        return __sanitizer_get_current_allocated_bytes();
+    }
+#if defined(__GLIBC__)
+    const struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+#elif defined(__APPLE__)
+    malloc_statistics_t statistics;
+    malloc_zone_statistics(NULL, &statistics);
+    return statistics.size_in_use;
+#else
+    return 0;
+#endif
 }

@@ -3,7 +3,7 @@
 /// `ArgumentSignature<String, Int>` and `ArgumentSignature<Int, String>` are
 /// different types with different metadata pointers, so argument order is part
 /// of a registration's key, as in Dip and Swinject. A registration without
-/// arguments uses `ArgumentSignature< >`, which no argument list can produce.
+/// arguments uses `NoArguments` instead.
 @usableFromInline
 struct ArgumentSignature<each Argument> {
     /// The metadata pointer that the resolution table compares.
@@ -21,9 +21,15 @@ struct ArgumentSignature<each Argument> {
     }
 }
 
-/// The signature of registrations that take no runtime arguments.
+/// The signature of registrations that take no runtime arguments: a plain
+/// nominal type, so that its identity is a constant address (the metadata of
+/// an `ArgumentSignature`, even an empty one, is found through an accessor
+/// call on every resolve), and one no argument list can produce.
 @usableFromInline
-typealias NoArguments = ArgumentSignature< >
+enum NoArguments {
+    @inlinable
+    static var identity: UnsafeRawPointer { typeIdentity(NoArguments.self) }
+}
 
 /// The identity pointer of a type, as the resolution table compares it.
 @inlinable

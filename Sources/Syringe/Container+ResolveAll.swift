@@ -1,3 +1,5 @@
+import CSyringeTable
+
 extension Container {
     /// Resolves one instance per registration of `type` without runtime
     /// arguments, named and unnamed, here and in every ancestor.
@@ -48,6 +50,10 @@ extension Container {
                 }
             }
         }
+        // The snapshot keeps the definitions alive; the section keeps what
+        // they point to (a `.shared` instance's box) alive while it is read.
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
         var instances: [T] = []
         instances.reserveCapacity(found.count)
         for (definition, holder) in found {

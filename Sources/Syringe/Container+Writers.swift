@@ -1,3 +1,12 @@
+/// Writers: registration, removal, release. Serialised by the container's
+/// writer lock; resolves never take it.
+///
+/// What a writer unpublishes (a replaced or removed definition, a released
+/// `.shared` instance's box, a replaced hook list) may still be in use by a
+/// resolve on another thread, so it is retired (`Reclamation.retire`), not
+/// released, and freed when those resolves have returned. Every writer polls
+/// the reclaimer after releasing its lock: with no resolve in flight, what it
+/// retired is freed before it returns.
 extension Container {
     /// Publishes `definition`, replacing any registration of the same key.
     @usableFromInline
@@ -5,6 +14,7 @@ extension Container {
         writerLock.withLock {
             insert(definition)
         }
+        Reclamation.poll()
     }
 
     /// Call with the writer lock held.
@@ -14,6 +24,7 @@ extension Container {
             let old = Unmanaged<AnyDefinition>.fromOpaque(replaced).takeUnretainedValue()
             registry.replace(old, with: definition)
             dropAliases(of: old)
+            retire(old)
         } else {
             registry.append(definition)
         }
@@ -36,12 +47,19 @@ extension Container {
         writerLock.withLock {
             guard isLive(target) else { return }
             insert(alias)
-            target.aliases.append(Unmanaged.passUnretained(alias))
+            // An alias replaced or removed on its own stays in the list until
+            // here: drop those, so the list holds only what is live.
+            var aliases = registry.aliases.removeValue(forKey: ObjectIdentifier(target)) ?? []
+            aliases.removeAll { !isLive($0) }
+            aliases.append(alias)
+            registry.aliases[ObjectIdentifier(target)] = aliases
         }
+        Reclamation.poll()
     }
 
     /// Removes every registration of `type` under `name`, whatever its
-    /// runtime arguments. Instances already resolved are not affected.
+    /// runtime arguments. Instances already resolved are not affected; the
+    /// container's own references go as `releaseSharedInstances()` describes.
     ///
     /// ```swift
     /// container.remove(type: Animal.self, name: "Cat")
@@ -57,6 +75,7 @@ extension Container {
                 remove(definition.key)
             }
         }
+        Reclamation.poll()
     }
 
     /// Removes every registration of this container (not its parent's).
@@ -67,37 +86,37 @@ extension Container {
     public func removeAll() {
         writerLock.withLock {
             table.removeAll()
-            let live = registry.live
-            registry = Registry(retired: registry.retired + live)
+            for definition in registry.live {
+                retire(definition)
+            }
+            registry = Registry()
         }
+        Reclamation.poll()
     }
 
     /// Drops this container's `.shared` instances; the next resolve of each
     /// creates a new one. `.weak` instances are unaffected: nothing holds them.
     ///
-    /// Resolves running concurrently may still return the previous instance.
-    /// The container keeps the previous instances until it is destroyed,
-    /// because a lock-free reader may be returning one at this moment.
+    /// When it returns, an instance that nothing outside the container holds
+    /// has been deinitialised, unless a resolve was running on another thread
+    /// at that moment (that resolve may be returning it): then Syringe's
+    /// reclaimer thread deinitialises it within about 16 ms of those resolves
+    /// returning, with no further call needed. Called from inside a factory or
+    /// an `onResolved` callback, it never waits and never deadlocks; the
+    /// instances go once that outermost resolve has returned.
     ///
     /// ```swift
-    /// container.releaseSharedInstances()   // e.g. on logout
+    /// container.releaseSharedInstances()   // e.g. on logout: the session's objects deinitialise
     /// ```
     public func releaseSharedInstances() {
         writerLock.withLock {
             for definition in registry.live {
                 if let box = definition.takeSharedInstance() {
-                    registry.retired.append(box)
+                    Reclamation.retire(box)
                 }
             }
         }
-    }
-
-    /// Keeps `object` (a retracted instance box) alive as long as the
-    /// container: a lock-free reader may be reading it.
-    func retire(_ object: AnyObject) {
-        writerLock.withLock {
-            registry.retired.append(object)
-        }
+        Reclamation.poll()
     }
 
     /// Adds an `onResolved` callback to `definition`, retiring the callback
@@ -105,9 +124,10 @@ extension Container {
     func addHook<T>(_ callback: @escaping Hooks<T>.Callback, to definition: Definition<T>) {
         writerLock.withLock {
             if let replaced = definition.addHook(callback) {
-                registry.retired.append(replaced)
+                Reclamation.retire(replaced)
             }
         }
+        Reclamation.poll()
     }
 
     /// A snapshot of the live definitions in registration order, with holes
@@ -122,15 +142,26 @@ extension Container {
         let old = Unmanaged<AnyDefinition>.fromOpaque(removed).takeUnretainedValue()
         registry.drop(old)
         dropAliases(of: old)
+        retire(old)
+    }
+
+    /// Retires a definition that was replaced or removed, and its `.shared`
+    /// instance apart from it: a `Registration` the caller kept holds the
+    /// definition, and must not keep the instance alive too.
+    private func retire(_ definition: AnyDefinition) {
+        if let box = definition.takeSharedInstance() {
+            Reclamation.retire(box)
+        }
+        Reclamation.retire(definition)
     }
 
     /// Aliases belong to the registration they forward to: they go with it.
     /// Call with the writer lock held.
     private func dropAliases(of definition: AnyDefinition) {
-        for alias in definition.aliases.map({ $0.takeUnretainedValue() }) where isLive(alias) {
+        guard let aliases = registry.aliases.removeValue(forKey: ObjectIdentifier(definition)) else { return }
+        for alias in aliases where isLive(alias) {
             // Not when the alias key was since taken by a newer registration.
             remove(alias.key)
         }
-        definition.aliases.removeAll()
     }
 }

@@ -18,9 +18,9 @@
 /// so a parent's singleton never captures one child's override. `.new` and
 /// `.graph` factories resolve from the container that was asked.
 ///
-/// Registrations and instances that a lock-free reader may still be using
-/// when they are replaced, removed or released are kept until the container
-/// is destroyed; everything is freed then.
+/// Registrations and instances that are replaced, removed or released are
+/// freed as soon as no resolve that could still be using them is running: at
+/// once when no resolve is in flight on another thread.
 public final class Container: @unchecked Sendable {
     @usableFromInline
     let table: ResolutionTable
@@ -28,7 +28,7 @@ public final class Container: @unchecked Sendable {
     public let parent: Container?
     /// Serialises writers (registration, removal, release); resolves never take it.
     let writerLock = Lock()
-    /// What this container registered and retired. Guarded by `writerLock`.
+    /// What this container has registered. Guarded by `writerLock`.
     var registry = Registry()
 
     /// Creates an empty container, optionally the child of `parent`.

@@ -4,9 +4,9 @@ import Synchronization
 ///
 /// Definitions are immutable once published in a table, except for their
 /// atomics (and the `.weak` box, used only under the definition's claim, see
-/// `InstanceCreation`). A definition that is replaced or removed is
-/// retired by its container, never freed while the container lives, because a
-/// lock-free reader may still hold it.
+/// `InstanceCreation`). A definition that is replaced or removed is retired
+/// (`Reclamation`), not released, because a lock-free reader may still hold
+/// it; it is freed once no resolve that could have found it is running.
 @usableFromInline
 class AnyDefinition: @unchecked Sendable {
     /// What a resolve does with the factory. `.forward` is an alias made by
@@ -16,39 +16,55 @@ class AnyDefinition: @unchecked Sendable {
         case new, shared, graph, weak, forward
     }
 
+    // Stored fields are ordered and sized to keep a registration small
+    // (the M row of the benchmarks).
+
     @usableFromInline
     let kind: Kind
+    /// See `index`. 32 bits: fits beside `kind` in one word.
+    @usableFromInline
+    let index32: UInt32
     /// A retained `InstanceBox<T>` once a `.shared` instance exists; nil for
-    /// every other kind. Declared right after `kind` so that a resolve of an
-    /// existing instance reads one cache line of the definition, not two.
+    /// every other kind. Near the start so that a resolve of an existing
+    /// instance reads one cache line of the definition, not two.
     @usableFromInline
     let sharedBox = Atomic<UnsafeRawPointer?>(nil)
     let key: DefinitionKey
-    let serviceType: Any.Type
     let argumentTypes: [Any.Type]
+    /// See `graphIndex`.
+    @usableFromInline
+    let graphIndex32: Int32
+    /// Position in the owner's registration order. Guarded by the owner's writer lock.
+    private var order32: UInt32 = 0
+
     /// This definition's counter in each thread's cycle check
     /// (`ResolutionContext.enterNested`).
-    @usableFromInline
-    let index: Int
+    @inlinable
+    var index: Int { Int(index32) }
+
     /// The slot of this definition's instances in each thread's
     /// `GraphInstances`; -1 unless `kind` is `.graph`.
-    @usableFromInline
-    let graphIndex: Int
-    /// Position in the owner's registration order. Guarded by the owner's writer lock.
-    var order = 0
-    /// Aliases forwarding here, removed with this definition. Guarded by the
-    /// owner's writer lock. Unretained: an alias retains its target, and the
-    /// owner's registry keeps every definition (live or retired) alive as long
-    /// as the container, so a strong list would only make a cycle.
-    var aliases: [Unmanaged<AnyDefinition>] = []
+    @inlinable
+    var graphIndex: Int { Int(graphIndex32) }
 
-    init(kind: Kind, key: DefinitionKey, serviceType: Any.Type, argumentTypes: [Any.Type]) {
+    /// Position in the owner's registration order. Guarded by the owner's writer lock.
+    var order: Int {
+        get { Int(order32) }
+        set { order32 = UInt32(newValue) }
+    }
+
+    /// The type resolves ask for (`T` of `Definition<T>`).
+    var serviceType: Any.Type {
+        preconditionFailure("Syringe: every definition is a Definition<T>")
+    }
+
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type]) {
         self.kind = kind
         self.key = key
-        self.serviceType = serviceType
         self.argumentTypes = argumentTypes
-        self.index = DenseIndices.definitions.take()
-        self.graphIndex = kind == .graph ? DenseIndices.graphs.take() : -1
+        // Dense indices count definitions alive at once: far below 2³¹.
+        self.index32 = UInt32(DenseIndices.definitions.take())
+        self.graphIndex32 = kind == .graph ? Int32(DenseIndices.graphs.take()) : -1
     }
 
     deinit {
@@ -86,24 +102,33 @@ class AnyDefinition: @unchecked Sendable {
 final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// Receives the resolver and a pointer to the runtime-argument tuple; the
     /// key's signature guarantees the tuple's type.
+    ///
+    /// One closure type for every registration, so that a resolve calls it
+    /// directly. (An enum that kept a factory without arguments as the
+    /// caller gave it, saving the wrapper's closure context, 48 bytes per
+    /// registration, cost S1 about 30 instructions: taking the closure out
+    /// of the enum retains and releases its context on every resolve.)
     @usableFromInline
     typealias Factory = @Sendable (Resolver, UnsafeRawPointer) throws -> T
 
-    @usableFromInline
-    let factory: Factory
     /// A retained `Hooks<T>` once `onResolved` was called.
     @usableFromInline
     let hooks = Atomic<UnsafeRawPointer?>(nil)
     /// The `.weak` state; nil for the other kinds.
     @usableFromInline
     let weakBox: WeakInstanceBox<T>?
+    @usableFromInline
+    let factory: Factory
 
     @usableFromInline
     init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory) {
         self.factory = factory
         self.weakBox = kind == .weak ? WeakInstanceBox<T>() : nil
-        super.init(kind: kind, key: key, serviceType: T.self, argumentTypes: argumentTypes)
+        super.init(kind: kind, key: key, argumentTypes: argumentTypes)
     }
+
+    override var serviceType: Any.Type { T.self }
+
 
     deinit {
         if let box = sharedBox.load(ordering: .acquiring) {

@@ -10,7 +10,8 @@
 ///                 │
 ///                 └─ Engine.swift          produce: an existing `.shared` instance, or
 ///                      │                   produceSlowly: the thread's ResolutionContext,
-///                      │                   the outermost resolve's bookkeeping
+///                      │                   the outermost resolve's bookkeeping;
+///                      │                   produceInGraph: `.graph` (GraphInstances.swift)
 ///                      ├─ Scopes.swift     produceInScope: `.new`, `.shared` (created once,
 ///                      │                   InstanceCreation.swift), `.graph`, `.weak`, and
 ///                      │                   aliases (Aliases.swift)
@@ -51,30 +52,68 @@ extension Container {
     /// definition, its holder and this thread's context all outlive the call
     /// (see `Located` and `ResolutionContext`), and retaining them would cost
     /// a third of a `.new` resolve. A `.new` definition, the common case, is
-    /// built right here; the other scopes go through `produceInScope`.
+    /// built right here; `.graph` goes to `produceInGraph`, the other scopes
+    /// through `produceInScope`.
     @inlinable
     @inline(never)
     func produceSlowly<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
-        try guaranteed(definition) { (definition) throws(ResolutionError) -> T in
+        if definition._withUnsafeGuaranteedRef({ $0.kind }) == .graph {
+            return try produceInGraph(definition, arguments: arguments)
+        }
+        return try guaranteed(definition) { (definition) throws(ResolutionError) -> T in
             try guaranteed(ResolutionContext.currentUnretained) { (context) throws(ResolutionError) -> T in
-                // Started while the context is idle: the outermost resolve on
-                // this thread, which owns the object graph.
-                let outermost = context.isIdle
-                do throws(ResolutionError) {
-                    let instance = definition.kind == .new
+                try asOutermostIfIdle(context) { () throws(ResolutionError) -> T in
+                    definition.kind == .new
                         ? try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
                         : try produceInScope(definition, holder: holder, arguments: arguments, context: context)
-                    if outermost && context.hasDeferredWork {
-                        try context.finish()
-                    }
-                    return instance
-                } catch {
-                    if outermost {
-                        context.abandon()
-                    }
-                    throw error
                 }
             }
+        }
+    }
+
+    /// `.graph`, apart from `.new` (which keeps the one extra compare) and
+    /// from `produceInScope`: most edges of an object graph end in an
+    /// instance the graph already has, and this returns it with the fewest
+    /// steps. Specialised for `T` and out of line, like `produceSlowly`.
+    @inlinable
+    @inline(never)
+    func produceInGraph<T>(_ definition: Unmanaged<Definition<T>>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
+        try guaranteed(definition) { (definition) throws(ResolutionError) -> T in
+            try guaranteed(ResolutionContext.currentUnretained) { (context) throws(ResolutionError) -> T in
+                // A hit is never the outermost resolve: an idle context's
+                // graph is empty (it is dropped when the outermost resolve
+                // ends), so there is nothing to finish.
+                if let instance = context.graphInstance(of: definition) {
+                    return instance
+                }
+                return try asOutermostIfIdle(context) { () throws(ResolutionError) -> T in
+                    let instance = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
+                    context.storeGraphInstance(instance, of: definition)
+                    return instance
+                }
+            }
+        }
+    }
+
+    /// Runs `body`, and if it is the outermost resolve on this thread (the
+    /// context was idle), the bookkeeping of the object graph it owns: its
+    /// deferred callbacks and its graph when it succeeds, or the undoing of
+    /// what it published when it fails.
+    @inlinable
+    @inline(__always)
+    func asOutermostIfIdle<T>(_ context: ResolutionContext, _ body: () throws(ResolutionError) -> T) throws(ResolutionError) -> T {
+        let outermost = context.isIdle
+        do throws(ResolutionError) {
+            let instance = try body()
+            if outermost && context.hasDeferredWork {
+                try context.finish()
+            }
+            return instance
+        } catch {
+            if outermost {
+                context.abandon()
+            }
+            throw error
         }
     }
 

@@ -64,17 +64,50 @@ final class GraphInstances {
     @exclusivity(unchecked)
     @usableFromInline
     var generation: UInt64 = 1
-    /// The definitions whose slots the current graph filled, to destroy their
-    /// values when it ends.
+    /// The slots the current graph filled, and how to destroy their values
+    /// when it ends.
     @exclusivity(unchecked)
     @usableFromInline
-    var used: UnsafeMutablePointer<Unmanaged<AnyDefinition>>?
+    var used: UnsafeMutablePointer<Used>?
     @exclusivity(unchecked)
     @usableFromInline
     var usedCount = 0
     @exclusivity(unchecked)
     @usableFromInline
     var usedCapacity = 0
+
+    /// How ending the graph destroys a slot's value. Decided when the value is
+    /// stored, by `store`, which is specialised for the value's type: the
+    /// common cases then need no call through the definition.
+    @usableFromInline
+    enum Teardown {
+        /// A trivial value (`Int`, a struct of them): nothing to destroy.
+        case nothing
+        /// Exactly one strong reference: a class instance in the slot, or the
+        /// `InstanceBox` of a value too large for it. Released directly.
+        case release
+        /// Anything else (an existential, a struct holding references, an
+        /// optional, or a `T` not known where it was stored): the
+        /// definition's `destroyGraphInstance`, generic over `T`.
+        case destroy(Unmanaged<AnyDefinition>)
+    }
+
+    /// A slot the current graph filled. The slot's address, not its
+    /// definition's index: chunks never move, and ending the graph then
+    /// touches neither the definition nor the chunk table.
+    @usableFromInline
+    struct Used {
+        @usableFromInline
+        let slot: UnsafeMutableRawPointer
+        @usableFromInline
+        let teardown: Teardown
+
+        @inlinable
+        init(slot: UnsafeMutableRawPointer, teardown: Teardown) {
+            self.slot = slot
+            self.teardown = teardown
+        }
+    }
 
     deinit {
         // A thread's context (and so this) is released at thread exit, when
@@ -107,13 +140,31 @@ final class GraphInstances {
     func store<T>(_ instance: T, of definition: Definition<T>) {
         let slot = slotPointer(definition.graphIndex)
         let value = slot + Self.valueOffset
+        let teardown: Teardown
         if Self.fitsInline(T.self) {
             value.initializeMemory(as: T.self, repeating: instance, count: 1)
+            teardown = Self.isOneReference(T.self) ? .release
+                : _isPOD(T.self) ? .nothing
+                : .destroy(Unmanaged.passUnretained(definition))
         } else {
             value.storeBytes(of: Unmanaged.passRetained(InstanceBox(instance)).toOpaque(), as: UnsafeMutableRawPointer.self)
+            teardown = .release
         }
         slot.storeBytes(of: generation, as: UInt64.self)
-        appendUsed(Unmanaged.passUnretained(definition))
+        appendUsed(Used(slot: slot, teardown: teardown))
+    }
+
+    /// Whether a `T` is exactly one strong reference to an object, so that
+    /// releasing that object destroys it. `_canBeClass` is 1 only for a class
+    /// type (or a class existential without witness tables, such as
+    /// `AnyObject`): a single reference, retained like any object. It is
+    /// decided at compile time where `T` is known, and is 2 ("maybe") in
+    /// unspecialised code, which then takes the generic path. The size check
+    /// is a guard that costs nothing: it is a constant too.
+    @inlinable
+    @inline(__always)
+    static func isOneReference<T>(_: T.Type) -> Bool {
+        _canBeClass(T.self) == 1 && MemoryLayout<T>.size == MemoryLayout<UnsafeRawPointer>.size
     }
 
     /// Ends the current graph: destroys its instances. Their `deinit`s run
@@ -125,12 +176,24 @@ final class GraphInstances {
         isTearingDown(true)
         var index = 0
         while index < usedCount {
-            let definition = used.unsafelyUnwrapped[index]
+            let entry = used.unsafelyUnwrapped[index]
             index += 1
-            let slot = slotPointer(definition._withUnsafeGuaranteedRef { $0.graphIndex })
             // Empty the slot first: from here on it is not part of the graph.
-            slot.storeBytes(of: 0, as: UInt64.self)
-            definition._withUnsafeGuaranteedRef { $0.destroyGraphInstance(at: slot + Self.valueOffset) }
+            entry.slot.storeBytes(of: 0, as: UInt64.self)
+            let value = entry.slot + Self.valueOffset
+            switch entry.teardown {
+            case .nothing:
+                break
+            case .release:
+                // The slot holds a +1 reference to an object (see `store`):
+                // the instance itself, or its box. Dropping it is what
+                // destroying the value would do.
+                Unmanaged<AnyObject>.fromOpaque(value.load(as: UnsafeRawPointer.self)).release()
+            case .destroy(let definition):
+                // Retained by its container, which outlives the resolve that
+                // stored the value.
+                definition._withUnsafeGuaranteedRef { $0.destroyGraphInstance(at: value) }
+            }
         }
         usedCount = 0
         generation &+= 1
@@ -171,16 +234,17 @@ final class GraphInstances {
     }
 
     @usableFromInline
-    func appendUsed(_ definition: Unmanaged<AnyDefinition>) {
+    func appendUsed(_ entry: Used) {
         if usedCount == usedCapacity {
             let capacity = Swift.max(usedCapacity * 2, 16)
-            guard let grown = realloc(used, capacity * MemoryLayout<Unmanaged<AnyDefinition>>.stride) else {
+            // `Used` is trivial (pointers and a tag): moving it bit by bit is fine.
+            guard let grown = realloc(used, capacity * MemoryLayout<Used>.stride) else {
                 fatalError("Syringe: out of memory for .graph instances")
             }
-            used = grown.bindMemory(to: Unmanaged<AnyDefinition>.self, capacity: capacity)
+            used = grown.bindMemory(to: Used.self, capacity: capacity)
             usedCapacity = capacity
         }
-        used.unsafelyUnwrapped[usedCount] = definition
+        (used.unsafelyUnwrapped + usedCount).initialize(to: entry)
         usedCount += 1
     }
 }

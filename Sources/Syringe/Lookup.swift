@@ -36,8 +36,9 @@ protocol ResolutionTableInterface {
 
 /// Where a key was found: the definition and the container that holds it.
 /// Unretained: the holder is the container that was asked or one of its
-/// ancestors (kept alive by it), and the holder's registry keeps the
-/// definition alive.
+/// ancestors (kept alive by it), and the definition stays allocated until the
+/// resolve's read-side section ends, even if a writer replaces it meanwhile
+/// (see Reclamation.swift).
 @usableFromInline
 struct Located {
     @usableFromInline

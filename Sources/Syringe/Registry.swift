@@ -6,10 +6,10 @@ struct Registry {
     var holes = 0
     /// How many live definitions take runtime arguments.
     var withArguments = 0
-    /// Replaced or removed definitions, released shared instances, replaced
-    /// hooks: a lock-free reader may still hold them, so they live as long as
-    /// the container.
-    var retired: [AnyObject] = []
+    /// The aliases (`Registration.implements`) of each live definition that
+    /// has any, removed with it. An alias retains its target (its factory
+    /// forwards to it), never the other way round.
+    var aliases: [ObjectIdentifier: [AnyDefinition]] = [:]
 
     var live: [AnyDefinition] { ordered.compactMap { $0 } }
 
@@ -24,21 +24,23 @@ struct Registry {
         ordered[old.order] = new
         if !old.argumentTypes.isEmpty { withArguments -= 1 }
         if !new.argumentTypes.isEmpty { withArguments += 1 }
-        retired.append(old)
     }
 
     mutating func drop(_ old: AnyDefinition) {
         ordered[old.order] = nil
         holes += 1
         if !old.argumentTypes.isEmpty { withArguments -= 1 }
-        retired.append(old)
         if holes > 32 && holes * 2 > ordered.count {
             compact()
         }
     }
 
     private mutating func compact() {
-        ordered = ordered.compactMap { $0 }
+        // Typed: `ordered = ordered.compactMap { $0 }` would infer an
+        // element type of `AnyDefinition?`, wrap every element, and keep
+        // the holes.
+        let live: [AnyDefinition] = ordered.compactMap { $0 }
+        ordered = live
         for (index, definition) in ordered.enumerated() {
             definition?.order = index
         }

@@ -4,11 +4,11 @@ public import CSyringeTable
 /// `include/syringe_table.h`.
 ///
 /// The table maps `(type, argument signature, name)` to an unretained
-/// `AnyDefinition` pointer; the owning `Container` keeps every definition
-/// alive (live ones in its registry, replaced ones in its retired list) for as
-/// long as the table exists, so a pointer a lock-free reader found stays valid.
-/// Lookups may run on any thread; every other call happens under the
-/// container's writer lock.
+/// `AnyDefinition` pointer; the owning `Container`'s registry keeps every live
+/// definition alive, and one that is replaced or removed is retired to the
+/// reclaimer, so a pointer a lock-free reader found stays valid until its
+/// read-side section ends. Lookups may run on any thread, inside a section;
+/// every other call happens under the container's writer lock.
 ///
 /// The benchmarks' "Swift dict" baseline compiles every other file of this
 /// module unchanged and replaces this one (see `ResolutionTableInterface`).

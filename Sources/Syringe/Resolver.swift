@@ -1,3 +1,5 @@
+public import CSyringeTable
+
 /// What a factory uses to resolve its dependencies.
 ///
 /// Every resolve made through it joins the resolve in progress: `.graph`
@@ -45,6 +47,8 @@ public struct Resolver: Sendable {
     /// ```
     @inlinable
     public func resolveIfRegistered<T>(type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T? {
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
         guard let located = container.locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
             return nil
         }

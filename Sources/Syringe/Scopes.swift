@@ -57,7 +57,7 @@ extension Container {
             if let hooks = definition.loadHooks() {
                 context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { _ in
                     if let retracted = definition.retractShared(box) {
-                        holder.retire(retracted)
+                        Reclamation.retire(retracted)
                     }
                 }
             }

@@ -49,7 +49,8 @@ func fakeValue(_ n: Int) -> UnsafeMutableRawPointer {
     UnsafeMutableRawPointer(bitPattern: 0x10 * (n + 1))!
 }
 
-/// Owns one `syr_table` and destroys it, with everything it retired, at deinit.
+/// Owns one `syr_table` and destroys it at deinit; what it retired before is
+/// freed by the reclaimer.
 ///
 /// `@unchecked Sendable` because the concurrency test shares it between one
 /// writer thread and reader threads, which is exactly the table's contract:
@@ -81,8 +82,12 @@ final class TestTable: @unchecked Sendable {
         return replaced
     }
 
+    /// Looks up inside a read-side section, as Syringe does: storage and
+    /// names the writer retires meanwhile stay readable until it ends.
     func lookup(_ key: TableKey) -> UnsafeMutableRawPointer? {
-        key.withName { name, length in
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        return key.withName { name, length in
             syr_table_lookup(raw, key.typePointer, key.signaturePointer, name, length)
         }
     }

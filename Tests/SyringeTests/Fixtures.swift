@@ -44,9 +44,12 @@ final class ServiceImp: Service {}
 final class Counter: Sendable {
     private let createdCount = Atomic(0)
     private let aliveCount = Atomic(0)
+    private let deinitialisedCount = Atomic(0)
 
     var created: Int { createdCount.load(ordering: .relaxed) }
     var alive: Int { aliveCount.load(ordering: .relaxed) }
+    /// Deinitialisations counted one by one, so that one run twice shows.
+    var deinitialised: Int { deinitialisedCount.load(ordering: .relaxed) }
 
     fileprivate func born() -> Int {
         aliveCount.add(1, ordering: .relaxed)
@@ -55,6 +58,7 @@ final class Counter: Sendable {
 
     fileprivate func died() {
         aliveCount.subtract(1, ordering: .relaxed)
+        deinitialisedCount.add(1, ordering: .relaxed)
     }
 }
 

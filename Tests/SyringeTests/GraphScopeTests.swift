@@ -100,6 +100,57 @@ struct GraphScopeTests {
         #expect(counter.created == 2)
     }
 
+    /// A class-bound protocol: its existential is two words (the reference
+    /// and a witness table), not one reference.
+    protocol Marked: AnyObject {}
+    final class MarkedTracked: Marked, @unchecked Sendable {
+        let tracked: Tracked
+        init(_ tracked: Tracked) { self.tracked = tracked }
+    }
+
+    /// An inline struct holding references: not trivial, not one reference.
+    struct TwoRefs: Sendable {
+        let first: Tracked
+        let second: Tracked
+    }
+
+    @Test("ending a graph destroys each value exactly once, whatever its shape")
+    func teardownOfEveryShape() throws {
+        // `GraphInstances.store` picks how each value is destroyed from its
+        // type: released directly (a class, a box), nothing (a trivial
+        // value), or the generic destroy (everything else). A wrong choice
+        // leaks (alive stays above 0) or releases twice (a crash).
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        c.register(type: AnyObject.self, in: .graph) { _ in Tracked(counter) }
+        c.register(type: (any Marked).self, in: .graph) { _ in MarkedTracked(Tracked(counter)) }
+        c.register(type: Tracked?.self, in: .graph) { _ in Tracked(counter) }
+        c.register(type: TwoRefs.self, in: .graph) { _ in TwoRefs(first: Tracked(counter), second: Tracked(counter)) }
+        c.register(type: (Tracked, Large).self, in: .graph) { _ in (Tracked(counter), Large(serial: 1)) }
+        c.register(type: (any Sendable).self, in: .graph) { _ in Tracked(counter) as any Sendable }
+        c.register(type: Int.self, in: .graph) { _ in 7 }
+        c.register(type: Twice<Int>.self, in: .new) { r in
+            // Each twice: the second is a hit on the first's slot.
+            for _ in 0..<2 {
+                _ = try r.resolve(type: Tracked.self)
+                _ = try r.resolve(type: AnyObject.self)
+                _ = try r.resolve(type: (any Marked).self)
+                _ = try r.resolve(type: Tracked?.self)
+                _ = try r.resolve(type: TwoRefs.self)
+                _ = try r.resolve(type: (Tracked, Large).self)
+                _ = try r.resolve(type: (any Sendable).self)
+            }
+            return Twice(try r.resolve(), try r.resolve())
+        }
+        for round in 1...3 {
+            let twice = try c.tryResolve(type: Twice<Int>.self)
+            #expect(twice.first == 7 && twice.second == 7)
+            #expect(counter.created == 8 * round, "a graph made more than one instance per registration")
+            #expect(counter.alive == 0, "the graph kept \(counter.alive) instances after the resolve")
+        }
+    }
+
     @Test("a value holding a weak reference stays valid in its slot")
     func weakReferenceValue() throws {
         let counter = Counter()

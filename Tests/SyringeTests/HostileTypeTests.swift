@@ -126,7 +126,7 @@ extension HostileInputTests {
                 let some = try c.tryResolve(type: Tracked?.self, name: "some")
                 #expect(try c.tryResolve(type: Tracked?.self, name: "some") === some)
             }
-            #expect(counter.alive == 0)
+            #expect(afterReclamation { counter.alive == 0 })
         }
     }
 }

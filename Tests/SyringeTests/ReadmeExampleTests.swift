@@ -59,6 +59,19 @@ struct ReadmeExampleTests {
         #expect(c.resolve(type: Clock.self) !== clock)
     }
 
+    @Test("Scopes: a released instance is gone when releaseSharedInstances returns")
+    func releasedSession() async {
+        // A process of its own: another test's resolve in flight would rightly
+        // defer the free.
+        await #expect(processExitsWith: .success) {
+            let c = Container()
+            c.register { _ in UserSession(user: "ada") }
+            weak var session = c.resolve(type: UserSession.self)
+            c.releaseSharedInstances()   // logout
+            precondition(session == nil, "the released session is alive")
+        }
+    }
+
     @Test("Runtime arguments")
     func arguments() throws {
         let c = Container()
@@ -187,3 +200,7 @@ private struct Session { let api: API }
 private struct ViewModel { let service: Service }
 private struct Screen { let viewModel: ViewModel }
 private final class UsesShared { @Injected var manager: Manager }
+final class UserSession: Sendable {
+    let user: String
+    init(user: String) { self.user = user }
+}

@@ -116,6 +116,6 @@ struct ScopeTests {
             #expect(counter.created == 4)
         }
         #expect(weakContainer == nil)
-        #expect(counter.alive == 0)
+        #expect(afterReclamation { counter.alive == 0 })
     }
 }

@@ -77,7 +77,7 @@ extension StressTests {
                 #expect(missing == 0, "\(missing) of \(total) keys wrong after growth")
             }
             #expect(weakContainer == nil)
-            #expect(counter.alive == 0)
+            #expect(afterReclamation { counter.alive == 0 })
         }
     }
 }

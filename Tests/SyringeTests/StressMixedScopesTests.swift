@@ -161,7 +161,7 @@ extension StressTests {
                 }
             }
             #expect(weakContainer == nil, "the container outlived its last reference")
-            #expect(counter.alive == 0, "\(counter.alive) instances outlived the container")
+            #expect(afterReclamation { counter.alive == 0 }, "\(counter.alive) instances outlived the container")
         }
 
         static func reader(_ c: Container, keys: [Key], seed: UInt64, stop: StressFlag, reads: StressCount, failures: StressFailures) {
