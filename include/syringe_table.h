@@ -39,8 +39,9 @@
 //   * The writer reads the fields it alone stores with relaxed loads.
 //
 // OWNERSHIP
-//   * The table copies name bytes on insert and owns the copy.
-//   * Storage blocks replaced by a rebuild and the names of removed keys are
+//   * The table copies name bytes on insert and owns the copy: inline in the
+//     slot's name entry when short, else a block of its own (syr_slot_name).
+//   * Storage blocks replaced by a rebuild and the name blocks of removed keys are
 //     retired to the reclaimer (syringe_reclaim.h), which frees them once no
 //     lock-free reader can still be reading them. Lookups must therefore run
 //     inside a read-side section (syr_read_enter / syr_read_exit).
@@ -91,10 +92,50 @@ typedef struct syr_slot {
 /// The name of the key in the slot with the same index. Kept apart from the
 /// slots because only a named lookup whose hash, type and signature already
 /// matched reads it; unnamed lookups never touch it (see syr_key_hash).
+///
+/// One word, in one of three forms told apart by the word itself:
+///   0          no name
+///   bit 0 set  a name of at most SYR_INLINE_NAME_MAX bytes, held inline:
+///              the byte at the lowest address is (length << 1) | 1, the
+///              next `length` bytes are the name, the rest are 0
+///   otherwise  a pointer to an owned syr_name_block (malloc's alignment
+///              keeps its bit 0 clear)
+/// Nearly every registration name is short, so nearly every named key costs
+/// no allocation of its own. Read it through syr_slot_name_bytes.
 typedef struct syr_slot_name {
-    const uint8_t *bytes;   // owned copy; NULL exactly when length == SYR_NO_NAME
-    size_t length;
+    uint64_t word;
 } syr_slot_name;
+
+/// The owned copy of a name longer than SYR_INLINE_NAME_MAX bytes.
+typedef struct syr_name_block {
+    size_t length;
+    uint8_t bytes[];
+} syr_name_block;
+
+/// The longest name a syr_slot_name holds inline.
+#define SYR_INLINE_NAME_MAX ((size_t)7)
+
+// The inline form's tag byte is the word's low byte only on a little-endian
+// machine, which every platform Syringe supports is.
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "syr_slot_name's inline form assumes little-endian words");
+
+/// The bytes of the name `entry` holds, with its length in `*length`
+/// (SYR_NO_NAME and NULL for no name). Inline bytes are read in place.
+SYR_INLINE const uint8_t *
+syr_slot_name_bytes(const syr_slot_name *entry, size_t *length) {
+    const uint64_t word = entry->word;
+    if (word == 0) {
+        *length = SYR_NO_NAME;
+        return NULL;
+    }
+    if (word & 1) {
+        *length = (size_t)((word & 0xFF) >> 1);
+        return (const uint8_t *)entry + 1;
+    }
+    const syr_name_block *block = (const syr_name_block *)(uintptr_t)word;
+    *length = block->length;
+    return block->bytes;
+}
 
 /// One generation of slots. Immutable in shape once published.
 typedef struct syr_storage {
@@ -162,8 +203,9 @@ syr_slot_matches(const syr_storage *storage, size_t index, const void *type,
     if (name_len == SYR_NO_NAME) {
         return true;  // the hash's bit 0 says the slot's key has no name either
     }
-    const syr_slot_name *stored = &storage->names[index];
-    return stored->length == name_len && (name_len == 0 || memcmp(stored->bytes, name, name_len) == 0);
+    size_t stored_len;
+    const uint8_t *stored = syr_slot_name_bytes(&storage->names[index], &stored_len);
+    return stored_len == name_len && (name_len == 0 || memcmp(stored, name, name_len) == 0);
 }
 
 /// Looks a key up without locking. Returns the value, or NULL when absent.

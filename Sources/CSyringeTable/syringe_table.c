@@ -88,10 +88,9 @@ static void *syr_storage_block(const syr_storage *storage) {
     return (char *)storage - SYR_STORAGE_HEADROOM;
 }
 
-// A name copy is its own allocation, at least one byte so that a copy of the
-// empty name is not NULL (NULL means "no name").
-static void *syr_name_block(const uint8_t *name) {
-    return (void *)name;
+// The block a name entry owns, or NULL for no name and for an inline name.
+static syr_name_block *syr_name_owned_block(syr_slot_name entry) {
+    return entry.word == 0 || (entry.word & 1) ? NULL : (syr_name_block *)(uintptr_t)entry.word;
 }
 
 // Hands a block that readers may still be reading to the reclaimer, which
@@ -234,14 +233,23 @@ static syr_violation syr_check_slot(const syr_storage *storage, size_t index) {
     if (value == NULL) {
         return syr_violated("a full slot holds no value", index);
     }
-    const syr_slot_name *name = &storage->names[index];
-    if ((name->bytes == NULL) != (name->length == SYR_NO_NAME)) {
-        return syr_violated("a name's bytes and length disagree", index);
+    const syr_slot_name entry = storage->names[index];
+    size_t name_len;
+    const uint8_t *name = syr_slot_name_bytes(&storage->names[index], &name_len);
+    if ((entry.word != 0) != (sh & 1)) {
+        return syr_violated("a name entry disagrees with the hash's named bit", index);
     }
-    if (syr_key_hash(slot->type, slot->signature, name->bytes, name->length, storage->hash_mask) != sh) {
+    if ((entry.word & 1) && (name_len > SYR_INLINE_NAME_MAX ||
+                             (name_len < SYR_INLINE_NAME_MAX && entry.word >> (8 * (name_len + 1)) != 0))) {
+        return syr_violated("an inline name's length or padding is wrong", index);
+    }
+    if (syr_name_owned_block(entry) != NULL && name_len <= SYR_INLINE_NAME_MAX) {
+        return syr_violated("a short name is in a block instead of inline", index);
+    }
+    if (syr_key_hash(slot->type, slot->signature, name, name_len, storage->hash_mask) != sh) {
         return syr_violated("a full slot's hash is not its key's hash", index);
     }
-    return syr_check_run(storage, sh, slot->type, slot->signature, name->bytes, name->length, index);
+    return syr_check_run(storage, sh, slot->type, slot->signature, name, name_len, index);
 }
 
 // Everything: every slot, and the counters against the slots.
@@ -318,20 +326,29 @@ static void syr_verify_table(const syr_table *table, const char *operation) {
 // Writer operations
 // ---------------------------------------------------------------------------
 
-static const uint8_t *syr_name_copy(const void *name, size_t name_len, bool *failed) {
-    *failed = false;
+// The name entry of a new key: no name, the name inline, or a copy in a
+// block of its own. False when that block cannot be allocated.
+static bool syr_name_copy(const void *name, size_t name_len, syr_slot_name *entry) {
     if (name_len == SYR_NO_NAME) {
-        return NULL;
+        entry->word = 0;
+        return true;
     }
-    uint8_t *copy = malloc(name_len > 0 ? name_len : 1);
-    if (copy == NULL) {
-        *failed = true;
-        return NULL;
+    if (name_len <= SYR_INLINE_NAME_MAX) {
+        uint8_t bytes[sizeof(uint64_t)] = {(uint8_t)(name_len << 1 | 1)};
+        if (name_len > 0) {
+            memcpy(bytes + 1, name, name_len);
+        }
+        memcpy(&entry->word, bytes, sizeof bytes);
+        return true;
     }
-    if (name_len > 0) {
-        memcpy(copy, name, name_len);
+    syr_name_block *block = malloc(sizeof(syr_name_block) + name_len);
+    if (block == NULL) {
+        return false;
     }
-    return copy;
+    block->length = name_len;
+    memcpy(block->bytes, name, name_len);
+    entry->word = (uint64_t)(uintptr_t)block;
+    return true;
 }
 
 // Finds the index of the full slot holding the key, or returns false.
@@ -354,7 +371,7 @@ static bool syr_find(const syr_storage *storage, uint64_t h, const void *type, c
 // that an EMPTY slot exists. Tombstones are skipped, never reused: see the
 // header's contract.
 static size_t syr_place(syr_storage *storage, uint64_t h, const void *type, const void *signature,
-                        const uint8_t *name, size_t name_len, void *value) {
+                        syr_slot_name name, void *value) {
     size_t index = (size_t)h & storage->mask;
     while (syr_slot_hash_load_relaxed(&storage->slots[index]) != SYR_SLOT_EMPTY) {
         index = (index + 1) & storage->mask;
@@ -362,7 +379,7 @@ static size_t syr_place(syr_storage *storage, uint64_t h, const void *type, cons
     syr_slot *slot = &storage->slots[index];
     slot->type = type;
     slot->signature = signature;
-    storage->names[index] = (syr_slot_name){.bytes = name, .length = name_len};
+    storage->names[index] = name;
     syr_slot_value_store_relaxed(slot, value);
     // Publishes every field above to readers that acquire-load the hash.
     syr_slot_hash_store_release(slot, h);
@@ -382,9 +399,11 @@ static int syr_rebuild(syr_table *table, size_t keys) {
         if (!syr_slot_is_full(syr_slot_hash_load_relaxed(slot))) {
             continue;
         }
-        const syr_slot_name name = old->names[index];
-        uint64_t h = syr_key_hash(slot->type, slot->signature, name.bytes, name.length, fresh->hash_mask);
-        syr_place(fresh, h, slot->type, slot->signature, name.bytes, name.length, syr_slot_value_load_relaxed(slot));
+        size_t name_len;
+        const uint8_t *name = syr_slot_name_bytes(&old->names[index], &name_len);
+        uint64_t h = syr_key_hash(slot->type, slot->signature, name, name_len, fresh->hash_mask);
+        // The entry moves as it is: an owned block changes storage, not owner.
+        syr_place(fresh, h, slot->type, slot->signature, old->names[index], syr_slot_value_load_relaxed(slot));
     }
     // Readers that already loaded `old` keep probing it safely: it is retired,
     // not freed, and never written again.
@@ -416,10 +435,9 @@ void syr_table_destroy(syr_table *table) {
     }
     syr_storage *storage = syr_current(table);
     for (size_t index = 0; index <= storage->mask; index++) {
-        // Names of tombstoned slots were retired on removal.
-        if (syr_slot_is_full(syr_slot_hash_load_relaxed(&storage->slots[index])) &&
-            storage->names[index].bytes != NULL) {
-            free(syr_name_block(storage->names[index].bytes));
+        // Name blocks of tombstoned slots were retired on removal.
+        if (syr_slot_is_full(syr_slot_hash_load_relaxed(&storage->slots[index]))) {
+            free(syr_name_owned_block(storage->names[index]));
         }
     }
     free(syr_storage_block(storage));
@@ -439,23 +457,20 @@ int syr_table_insert(syr_table *table, const void *type, const void *signature, 
         syr_verify_written(table, index, "overwrite");
         return 0;
     }
-    bool failed;
-    const uint8_t *copy = syr_name_copy(name, name_len, &failed);
-    if (failed) {
+    syr_slot_name copy;
+    if (!syr_name_copy(name, name_len, &copy)) {
         return -1;
     }
     const bool rebuilding = syr_over_load(table->used + 1, storage->mask + 1);
     if (rebuilding) {
         if (syr_rebuild(table, table->count + 1) != 0) {
-            if (copy != NULL) {
-                free(syr_name_block(copy));
-            }
+            free(syr_name_owned_block(copy));
             return -1;
         }
         storage = syr_current(table);
         h = syr_key_hash(type, signature, name, name_len, storage->hash_mask);
     }
-    index = syr_place(storage, h, type, signature, copy, name_len, value);
+    index = syr_place(storage, h, type, signature, copy, value);
     table->count += 1;
     table->used += 1;
     *replaced = NULL;
@@ -481,8 +496,9 @@ void *syr_table_remove(syr_table *table, const void *type, const void *signature
     // loads NULL and keeps probing instead of returning a removed value.
     syr_slot_value_store_release(slot, NULL);
     syr_slot_hash_store_release(slot, SYR_SLOT_TOMBSTONE);
-    if (storage->names[index].bytes != NULL) {
-        syr_retire(syr_name_block(storage->names[index].bytes));
+    syr_name_block *block = syr_name_owned_block(storage->names[index]);
+    if (block != NULL) {
+        syr_retire(block);
     }
     table->count -= 1;
     syr_verify_removed(table, index, h, type, signature, name, name_len);
@@ -497,8 +513,9 @@ int syr_table_clear(syr_table *table) {
     }
     syr_table_storage_store_release(table, fresh);
     for (size_t index = 0; index <= old->mask; index++) {
-        if (syr_slot_is_full(syr_slot_hash_load_relaxed(&old->slots[index])) && old->names[index].bytes != NULL) {
-            syr_retire(syr_name_block(old->names[index].bytes));
+        syr_name_block *block = syr_name_owned_block(old->names[index]);
+        if (syr_slot_is_full(syr_slot_hash_load_relaxed(&old->slots[index])) && block != NULL) {
+            syr_retire(block);
         }
     }
     syr_retire(syr_storage_block(old));

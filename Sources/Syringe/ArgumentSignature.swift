@@ -37,3 +37,31 @@ enum NoArguments {
 func typeIdentity<T>(_ type: T.Type) -> UnsafeRawPointer {
     unsafeBitCast(ObjectIdentifier(type), to: UnsafeRawPointer.self)
 }
+
+/// The argument types of every signature registered so far, so that a
+/// definition keeps one word (its key's signature) instead of an array of
+/// types: registrations are many, distinct argument lists few. Written when a
+/// registration with arguments is made, read by diagnostics and writers, never
+/// by a resolve that succeeds.
+final class SignatureTypes: @unchecked Sendable {
+    static let shared = SignatureTypes()
+
+    private let lock = Lock()
+    /// Guarded by `lock`. One entry per distinct argument list, never removed:
+    /// a signature is a type's metadata, which lives as long as the process.
+    private var types: [UnsafeRawPointer: [Any.Type]] = [:]
+
+    func record(_ argumentTypes: [Any.Type], for signature: UnsafeRawPointer) {
+        lock.withLock {
+            if types[signature] == nil {
+                types[signature] = argumentTypes
+            }
+        }
+    }
+
+    /// The types recorded for `signature`; every definition's signature was
+    /// recorded when it was created.
+    func types(of signature: UnsafeRawPointer) -> [Any.Type] {
+        lock.withLock { types[signature] ?? [] }
+    }
+}

@@ -71,7 +71,7 @@ extension Container {
             remove(key)
             guard registry.withArguments > 0 else { return }
             for definition in registry.live
-            where definition.key.type == key.type && definition.key.name == key.name && !definition.argumentTypes.isEmpty {
+            where definition.key.type == key.type && definition.key.name == key.name && definition.takesArguments {
                 remove(definition.key)
             }
         }

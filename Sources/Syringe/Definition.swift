@@ -30,7 +30,6 @@ class AnyDefinition: @unchecked Sendable {
     @usableFromInline
     let sharedBox = Atomic<UnsafeRawPointer?>(nil)
     let key: DefinitionKey
-    let argumentTypes: [Any.Type]
     /// See `graphIndex`.
     @usableFromInline
     let graphIndex32: Int32
@@ -53,15 +52,28 @@ class AnyDefinition: @unchecked Sendable {
         set { order32 = UInt32(newValue) }
     }
 
+    /// Whether resolves pass runtime arguments.
+    var takesArguments: Bool { key.signature != NoArguments.identity }
+
+    /// The runtime argument types, for diagnostics: looked up from the key's
+    /// signature (see `SignatureTypes`), not stored.
+    var argumentTypes: [Any.Type] {
+        takesArguments ? SignatureTypes.shared.types(of: key.signature) : []
+    }
+
     /// The type resolves ask for (`T` of `Definition<T>`).
     var serviceType: Any.Type {
         preconditionFailure("Syringe: every definition is a Definition<T>")
     }
 
+    /// `argumentTypes` are those of `key.signature`: recorded once per
+    /// signature, not kept here.
     init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type]) {
         self.kind = kind
         self.key = key
-        self.argumentTypes = argumentTypes
+        if !argumentTypes.isEmpty {
+            SignatureTypes.shared.record(argumentTypes, for: key.signature)
+        }
         // Dense indices count definitions alive at once: far below 2³¹.
         self.index32 = UInt32(DenseIndices.definitions.take())
         self.graphIndex32 = kind == .graph ? Int32(DenseIndices.graphs.take()) : -1

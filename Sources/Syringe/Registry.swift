@@ -16,20 +16,20 @@ struct Registry {
     mutating func append(_ definition: AnyDefinition) {
         definition.order = ordered.count
         ordered.append(definition)
-        if !definition.argumentTypes.isEmpty { withArguments += 1 }
+        if definition.takesArguments { withArguments += 1 }
     }
 
     mutating func replace(_ old: AnyDefinition, with new: AnyDefinition) {
         new.order = old.order
         ordered[old.order] = new
-        if !old.argumentTypes.isEmpty { withArguments -= 1 }
-        if !new.argumentTypes.isEmpty { withArguments += 1 }
+        if old.takesArguments { withArguments -= 1 }
+        if new.takesArguments { withArguments += 1 }
     }
 
     mutating func drop(_ old: AnyDefinition) {
         ordered[old.order] = nil
         holes += 1
-        if !old.argumentTypes.isEmpty { withArguments -= 1 }
+        if old.takesArguments { withArguments -= 1 }
         if holes > 32 && holes * 2 > ordered.count {
             compact()
         }

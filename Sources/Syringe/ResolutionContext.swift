@@ -158,7 +158,7 @@ final class ResolutionContext {
         let count = building[index]
         let isOutermost = frames[0].toOpaque() == Unmanaged.passUnretained(definition).toOpaque()
         let occurrences = count + (isOutermost ? 1 : 0)
-        if (occurrences > 0 && definition.argumentTypes.isEmpty) || occurrences >= Self.maximumRecursion
+        if (occurrences > 0 && !definition.takesArguments) || occurrences >= Self.maximumRecursion
             || depth >= Self.maximumDepth {
             throw definition.error(.cycle, path: pathText(appending: definition.stepText))
         }

@@ -54,15 +54,15 @@ private func emptySlotThenInsert() {
     insertUnnamed(table, type: 2)
 }
 
-/// A name entry without bytes for a named key, caught by the full check
-/// after a rebuild (which carries the entry over as it is).
-private func dropNameBytesThenRebuild() {
+/// Garbage in the zero padding of a named key's inline name entry, caught
+/// by the full check after a rebuild (which carries the entry over as it is).
+private func dirtyInlineNameThenRebuild() {
     let table = syr_table_create(0)!
     var replaced: UnsafeMutableRawPointer?
     _ = syr_table_insert(table, fakePointer(0x1000), fakePointer(0x1008), "n", 1, fakeValue(1), &replaced)
     let entries = names(table)
-    for index in 0..<syr_table_capacity(table) where entries[index].bytes != nil {
-        entries[index] = syr_slot_name(bytes: nil, length: 0)
+    for index in 0..<syr_table_capacity(table) where entries[index].word != 0 {
+        entries[index].word |= 0xFF << 48
     }
     _ = syr_table_set_hash_mask(table, .max)
 }
@@ -98,10 +98,10 @@ struct TableInternalCheckTests {
             "syringe_table: invariant broken after insert: slot 3: a key is stored twice in its probe run"))
 
         let nameless = await #expect(processExitsWith: .signal(SIGABRT), observing: [\.standardErrorContent]) {
-            dropNameBytesThenRebuild()
+            dirtyInlineNameThenRebuild()
         }
         let message = standardError(nameless)
         #expect(message.contains("syringe_table: invariant broken after set_hash_mask: slot "))
-        #expect(message.contains(": a name's bytes and length disagree"))
+        #expect(message.contains(": an inline name's length or padding is wrong"))
     }
 }

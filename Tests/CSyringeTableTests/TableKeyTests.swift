@@ -134,8 +134,9 @@ struct TableKeyTests {
     func lastByteDiffers(mask: UInt64) {
         let table = TestTable()
         table.setHashMask(mask)
-        // Lengths around XXH3's internal size classes (16, 128, 240 bytes).
-        let lengths = [1, 2, 3, 4, 8, 9, 15, 16, 17, 64, 128, 129, 239, 240, 241, 1024]
+        // Lengths around the inline name entry's limit (7 bytes) and XXH3's
+        // internal size classes (16, 128, 240 bytes).
+        let lengths = [1, 2, 3, 4, 6, 7, 8, 9, 15, 16, 17, 64, 128, 129, 239, 240, 241, 1024]
         var keys: [TableKey] = []
         for length in lengths {
             let base = [UInt8](repeating: 0x41, count: length)
@@ -151,6 +152,40 @@ struct TableKeyTests {
             #expect(table.lookup(key) == fakeValue(n))
         }
         #expect(table.count == keys.count)
+        #expect(table.invariantsHold)
+    }
+
+    @Test("A name is the same key whether it is kept inline (up to 7 bytes) or in a block: a prefix, an extension and zero bytes never match it",
+          arguments: collisionMasks)
+    func inlineAndBlockNames(mask: UInt64) {
+        let table = TestTable()
+        table.setHashMask(mask)
+        // Each length from the empty name to past the inline limit, and for
+        // each the same bytes with a trailing zero byte: the inline form pads
+        // with zeros, which must not make "ab" equal "ab\0".
+        var keys: [TableKey] = []
+        for length in 0...9 {
+            let bytes = (0..<length).map { UInt8(0x61 + $0) }
+            keys.append(TableKey(type: 1, bytes: bytes))
+            keys.append(TableKey(type: 1, bytes: bytes + [0]))
+        }
+        for (n, key) in keys.enumerated() {
+            #expect(table.insert(key, fakeValue(n)) == nil, "\(key) collided with an earlier key")
+        }
+        for (n, key) in keys.enumerated() {
+            #expect(table.lookup(key) == fakeValue(n), "\(key)")
+        }
+        // Rebuilding moves inline entries and blocks alike.
+        table.setHashMask(.max)
+        for (n, key) in keys.enumerated() {
+            #expect(table.lookup(key) == fakeValue(n), "\(key) after a rebuild")
+        }
+        for key in keys.prefix(10) {
+            #expect(table.remove(key) != nil)
+        }
+        for (n, key) in keys.enumerated().dropFirst(10) {
+            #expect(table.lookup(key) == fakeValue(n))
+        }
         #expect(table.invariantsHold)
     }
 }
