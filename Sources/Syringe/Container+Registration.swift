@@ -95,6 +95,7 @@ extension AnyDefinition.Kind {
         case .shared: self = .shared
         case .graph: self = .graph
         case .weak: self = .weak
+        case .scoped: self = .scoped
         }
     }
 }

@@ -12,13 +12,13 @@ extension Container {
     @usableFromInline
     func install(_ definition: AnyDefinition) {
         writerLock.withLock {
-            insert(definition)
+            insertLocked(definition)
         }
         Reclamation.poll()
     }
 
     /// Call with the writer lock held.
-    private func insert(_ definition: AnyDefinition) {
+    func insertLocked(_ definition: AnyDefinition) {
         let raw = Unmanaged.passUnretained(definition).toOpaque()
         if let replaced = table.insert(definition.key, raw) {
             let old = Unmanaged<AnyDefinition>.fromOpaque(replaced).takeUnretainedValue()
@@ -46,7 +46,7 @@ extension Container {
     func install(alias: AnyDefinition, of target: AnyDefinition) {
         writerLock.withLock {
             guard isLive(target) else { return }
-            insert(alias)
+            insertLocked(alias)
             // An alias replaced or removed on its own stays in the list until
             // here: drop those, so the list holds only what is live.
             var aliases = registry.aliases.removeValue(forKey: ObjectIdentifier(target)) ?? []
@@ -114,6 +114,16 @@ extension Container {
                 if let box = definition.takeSharedInstance() {
                     Reclamation.retire(box)
                 }
+            }
+        }
+        Reclamation.poll()
+    }
+
+    /// Adds a disposer to `definition`, retiring the hook list it replaces.
+    func addDisposer<T>(_ disposer: Disposer<T>, to definition: Definition<T>) {
+        writerLock.withLock {
+            if let replaced = definition.addDisposer(disposer) {
+                Reclamation.retire(replaced)
             }
         }
         Reclamation.poll()

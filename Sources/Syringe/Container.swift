@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A dependency-injection container: register factories, resolve instances.
 ///
 /// Resolution is lock-free: a resolve hashes its key with XXH3, probes a C
@@ -30,6 +32,13 @@ public final class Container: @unchecked Sendable {
     let writerLock = Lock()
     /// What this container has registered. Guarded by `writerLock`.
     var registry = Registry()
+    /// Whether this container was made by `makeScope()`.
+    let isScope: Bool
+    /// Set once, by `close()`; see `isClosed`.
+    let closedFlag = Atomic<Bool>(false)
+    /// `.new` and `.graph` instances with disposers that a scope disposes
+    /// when it closes. Guarded by `writerLock`.
+    var tracked: [PendingDisposal] = []
 
     /// Creates an empty container, optionally the child of `parent`.
     ///
@@ -40,6 +49,13 @@ public final class Container: @unchecked Sendable {
     public init(parent: Container? = nil) {
         self.table = ResolutionTable()
         self.parent = parent
+        self.isScope = false
+    }
+
+    init(parent: Container, isScope: Bool) {
+        self.table = ResolutionTable()
+        self.parent = parent
+        self.isScope = isScope
     }
 
     deinit {

@@ -11,9 +11,12 @@ import Synchronization
 class AnyDefinition: @unchecked Sendable {
     /// What a resolve does with the factory. `.forward` is an alias made by
     /// `Registration.implements(_:name:)`: it resolves its target definition.
+    /// `.scopeLocal` is the copy of a `.scoped` registration that a scope
+    /// installs in its own table on the first resolve there, holding that
+    /// scope's instance as `.shared` holds its (see Container+Scopes.swift).
     @usableFromInline
     enum Kind: UInt8, Sendable {
-        case new, shared, graph, weak, forward
+        case new, shared, graph, weak, forward, scoped, scopeLocal
     }
 
     // Stored fields are ordered and sized to keep a registration small
@@ -105,6 +108,19 @@ class AnyDefinition: @unchecked Sendable {
     /// Returns the box to retire (readers may still be reading it).
     func takeSharedInstance() -> AnyObject? { nil }
 
+    /// Drops the `.shared` (or scope-local) instance for `close()`: its box,
+    /// to retire, and how to dispose of it, if it has disposers.
+    func takeSharedInstanceForDisposal() -> PendingDisposal? { nil }
+
+    /// Whether `onDispose` (or a conformance to `Disposable`) gave this
+    /// registration something to run when its owner closes.
+    var hasDisposers: Bool { false }
+
+    /// A scope's own copy of this `.scoped` registration (see `Kind.scopeLocal`).
+    func scopeLocalCopy(key: DefinitionKey) -> AnyDefinition {
+        preconditionFailure("Syringe: every definition is a Definition<T>")
+    }
+
     /// Whether the created shared instance (if any) can be used as `U`; for diagnostics.
     func sharedInstanceConforms<U>(to type: U.Type) -> Bool { false }
 }
@@ -137,6 +153,24 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         self.factory = factory
         self.weakBox = kind == .weak ? WeakInstanceBox<T>() : nil
         super.init(kind: kind, key: key, argumentTypes: argumentTypes)
+        if kind != .forward, let disposer = Disposer<T>.conformance {
+            let hooks = Hooks<T>(callbacks: [], disposers: [disposer])
+            self.hooks.store(UnsafeRawPointer(Unmanaged.passRetained(hooks).toOpaque()), ordering: .releasing)
+        }
+    }
+
+    /// A copy for one scope, sharing the factory and the hooks.
+    private init(scopeLocalCopyOf original: Definition<T>, key: DefinitionKey) {
+        self.factory = original.factory
+        self.weakBox = nil
+        super.init(kind: .scopeLocal, key: key, argumentTypes: original.argumentTypes)
+        if let hooks = original.hooks.load(ordering: .acquiring) {
+            self.hooks.store(UnsafeRawPointer(Unmanaged<Hooks<T>>.fromOpaque(hooks).retain().toOpaque()), ordering: .releasing)
+        }
+    }
+
+    override func scopeLocalCopy(key: DefinitionKey) -> AnyDefinition {
+        Definition(scopeLocalCopyOf: self, key: key)
     }
 
     override var serviceType: Any.Type { T.self }
@@ -166,9 +200,14 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// definition claimed (see `InstanceCreation`).
     @usableFromInline
     func publishShared(_ value: T) -> UnsafeRawPointer {
-        let box = UnsafeRawPointer(Unmanaged.passRetained(InstanceBox(value)).toOpaque())
-        // Release: the box's `value` is visible to every acquire load that sees the pointer.
-        sharedBox.store(box, ordering: .releasing)
+        let made = hasDisposers ? DisposableInstanceBox(value, order: CreationOrder.next()) : InstanceBox(value)
+        let box = UnsafeRawPointer(Unmanaged.passRetained(made).toOpaque())
+        // Release: the box's `value` is visible to every acquire load that
+        // sees the pointer. Sequentially consistent, against `close()`: the
+        // creator reads its owner's closed flag after this store, and
+        // `close()` sets the flag before it takes the boxes, so one of the
+        // two always sees the other (see `Container.publishOrAbandon`).
+        sharedBox.store(box, ordering: .sequentiallyConsistent)
         return box
     }
 
@@ -184,10 +223,22 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     }
 
     override func takeSharedInstance() -> AnyObject? {
-        guard let box = sharedBox.exchange(nil, ordering: .acquiringAndReleasing) else {
+        guard let box = sharedBox.exchange(nil, ordering: .sequentiallyConsistent) else {
             return nil
         }
         return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeRetainedValue()
+    }
+
+    override func takeSharedInstanceForDisposal() -> PendingDisposal? {
+        guard let box = takeSharedInstance() as? InstanceBox<T> else {
+            return nil
+        }
+        let order = (box as? DisposableInstanceBox<T>)?.order ?? 0
+        return PendingDisposal(order: order, of: self, instance: box.value, retiring: box)
+    }
+
+    override var hasDisposers: Bool {
+        loadHooks().map { !$0.disposers.isEmpty } ?? false
     }
 
     override func destroyGraphInstance(at value: UnsafeMutableRawPointer) {
@@ -215,13 +266,25 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// Call through `Container.addHook(_:to:)`, under its writer lock.
     func addHook(_ hook: @escaping Hooks<T>.Callback) -> AnyObject? {
         let previous = loadHooks()
-        let next = Hooks<T>(callbacks: (previous?.callbacks ?? []) + [hook])
+        return replaceHooks(with: Hooks<T>(callbacks: (previous?.callbacks ?? []) + [hook], disposers: previous?.disposers ?? []))
+    }
+
+    /// Adds a disposer; returns the replaced hooks for the container to retire.
+    /// Call through `Container.addDisposer(_:to:)`, under its writer lock.
+    func addDisposer(_ disposer: Disposer<T>) -> AnyObject? {
+        let previous = loadHooks()
+        return replaceHooks(with: Hooks<T>(callbacks: previous?.callbacks ?? [], disposers: (previous?.disposers ?? []) + [disposer]))
+    }
+
+    private func replaceHooks(with next: Hooks<T>) -> AnyObject? {
         let old = hooks.exchange(UnsafeRawPointer(Unmanaged.passRetained(next).toOpaque()), ordering: .acquiringAndReleasing)
         return old.map { Unmanaged<Hooks<T>>.fromOpaque($0).takeRetainedValue() }
     }
 }
 
-/// The `onResolved` callbacks of one definition. Immutable; replaced as a whole.
+/// The `onResolved` callbacks and the disposers of one definition, kept in
+/// one object so that a registration without either pays one word for both.
+/// Immutable; replaced as a whole.
 @usableFromInline
 final class Hooks<T>: @unchecked Sendable {
     @usableFromInline
@@ -229,8 +292,12 @@ final class Hooks<T>: @unchecked Sendable {
 
     @usableFromInline
     let callbacks: [Callback]
+    /// Run in this order when the instance's owner closes.
+    @usableFromInline
+    let disposers: [Disposer<T>]
 
-    init(callbacks: [Callback]) {
+    init(callbacks: [Callback], disposers: [Disposer<T>]) {
         self.callbacks = callbacks
+        self.disposers = disposers
     }
 }

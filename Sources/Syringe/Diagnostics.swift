@@ -14,6 +14,13 @@ extension Container {
     func notRegistered<T>(_ type: T.Type, name: String?, signature: UnsafeRawPointer, argumentTypes: [Any.Type]) -> ResolutionError {
         let context = ResolutionContext.current
         let path = context.pathText(appending: TypeName.step(T.self, name: name, argumentTypes: argumentTypes))
+        var walked: Container? = self
+        while let current = walked {
+            if current.isClosed {
+                return ResolutionError(reason: .closed, type: T.self, name: name, argumentTypes: argumentTypes, path: path)
+            }
+            walked = current.parent
+        }
         let finder = NearMatches(type: T.self, name: name.map(KeyName.canonical), signature: signature)
         var container: Container? = self
         while let current = container {

@@ -136,6 +136,9 @@ extension Container {
         let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
         if let hooks = definition.loadHooks() {
             context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
+            if !hooks.disposers.isEmpty {
+                try trackForDisposal(instance, of: definition, context: context)
+            }
         }
         return instance
     }

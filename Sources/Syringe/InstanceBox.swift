@@ -3,14 +3,30 @@
 /// `Definition<T>` publishes one box per instance generation through an
 /// atomic pointer; the key that led to the definition guarantees `T`, so a
 /// reader reaches the box with `Unmanaged` and no dynamic cast.
+///
+/// Not final only for `DisposableInstanceBox`; `value` is final, so reading
+/// it is a direct load either way.
 @usableFromInline
-final class InstanceBox<T>: @unchecked Sendable {
+class InstanceBox<T>: @unchecked Sendable {
     @usableFromInline
-    let value: T
+    final let value: T
 
     @usableFromInline
     init(_ value: T) {
         self.value = value
+    }
+}
+
+/// The box of an instance that has disposers: it also records when the
+/// instance was created, so that `close()` disposes newest first.
+@usableFromInline
+final class DisposableInstanceBox<T>: InstanceBox<T>, @unchecked Sendable {
+    let order: UInt64
+
+    @usableFromInline
+    init(_ value: T, order: UInt64) {
+        self.order = order
+        super.init(value)
     }
 }
 

@@ -88,16 +88,34 @@ extension Container {
     }
 
     /// Probes this container's table, then each ancestor's, until one has the key.
+    /// Nil when a closed container is on the way (`notRegistered` then
+    /// reports `.closed`).
+    ///
+    /// A scope-local definition (a scope's own copy of a `.scoped`
+    /// registration) is passed over once the walk has left a scope: a scope
+    /// made from a scope has instances of its own.
     ///
     /// Works on unretained references: every ancestor is kept alive by its
     /// child, and `self` by the caller.
     @inline(__always)
     private func walkAncestors(_ probe: (ResolutionTable) -> UnsafeMutableRawPointer?) -> Located? {
         var container = Unmanaged.passUnretained(self)
+        var leftScope = false
         while true {
-            if let raw = container._withUnsafeGuaranteedRef({ probe($0.table) }) {
+            let found = container._withUnsafeGuaranteedRef { current -> (raw: UnsafeMutableRawPointer?, stop: Bool) in
+                if current.closedFlag.load(ordering: .relaxed) {
+                    return (nil, true)
+                }
+                return (probe(current.table), false)
+            }
+            if found.stop {
+                return nil
+            }
+            if let raw = found.raw,
+               !leftScope || Unmanaged<AnyDefinition>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.kind }) != .scopeLocal {
                 return Located(definition: raw, holder: container)
             }
+            leftScope = leftScope || container._withUnsafeGuaranteedRef { $0.isScope }
             let parent: Unmanaged<Container>? = container._withUnsafeGuaranteedRef { current in
                 current.parent.map { Unmanaged.passUnretained($0) }
             }

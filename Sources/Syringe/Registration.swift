@@ -36,6 +36,37 @@ public struct Registration<T>: Sendable {
         return self
     }
 
+    /// Adds a disposer: what to run on an instance when its owner closes.
+    ///
+    /// The owner is the container holding a `.shared` instance, the scope
+    /// holding a `.scoped` one, and the nearest scope for a `.new` or `.graph`
+    /// one (resolving such an instance where no scope is is a
+    /// `ResolutionError`, as is a `.weak` registration with a disposer: nothing
+    /// would ever run it). `close()` runs disposers newest instance first.
+    ///
+    /// ```swift
+    /// app.register(type: Database.self) { _ in try Database.open(path: "app.sqlite") }
+    ///     .onDispose { db in db.close() }
+    /// ```
+    @discardableResult
+    public func onDispose(_ disposer: @escaping @Sendable (T) throws -> Void) -> Registration<T> {
+        container.addDisposer(.sync(disposer), to: definition)
+        return self
+    }
+
+    /// Adds a disposer that awaits, such as a rollback over the network.
+    /// See `onDispose(_:)` for who runs it and when.
+    ///
+    /// ```swift
+    /// app.register(type: Transaction.self, in: .scoped) { r in try Transaction(db: r.resolve()) }
+    ///     .onDispose { tx async in await tx.rollbackIfOpen() }
+    /// ```
+    @discardableResult
+    public func onDispose(_ disposer: @escaping @Sendable (T) async throws -> Void) -> Registration<T> {
+        container.addDisposer(.async(disposer), to: definition)
+        return self
+    }
+
     /// Also registers this registration as `U` (with an optional name), so
     /// that resolving `U` yields this registration's instance: the same one
     /// under `.shared`, `.graph` and `.weak`.

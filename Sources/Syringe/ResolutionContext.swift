@@ -208,6 +208,18 @@ final class ResolutionContext {
         (0..<depth).map { frames[$0].takeUnretainedValue().stepText } + [step]
     }
 
+    /// The innermost `.shared` or `.weak` registration being built: the one a
+    /// `.scoped` instance resolved now would be captured by.
+    func innermostSingleton() -> AnyDefinition? {
+        for index in stride(from: depth - 1, through: 0, by: -1) {
+            let definition = frames[index].takeUnretainedValue()
+            if definition.kind == .shared || definition.kind == .weak {
+                return definition
+            }
+        }
+        return nil
+    }
+
     /// Whether `definition` is being built by this thread right now.
     func isBuilding(_ definition: AnyDefinition) -> Bool {
         let identity = Unmanaged.passUnretained(definition).toOpaque()
@@ -252,6 +264,8 @@ final class ResolutionContext {
     @usableFromInline
     func deferCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T,
                            undo: ((ResolutionContext) -> Void)?) {
+        // Hooks may hold only disposers.
+        guard !hooks.callbacks.isEmpty else { return }
         pending.append(PendingHook(definition: definition, run: {
             for callback in hooks.callbacks {
                 try callback(resolver, instance)

@@ -31,6 +31,20 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         /// An alias made with `implements` forwards to an instance that is not
         /// a value of the alias type; `instanceType` names the instance's type.
         case incompatibleAlias(instanceType: String)
+        /// The registration is `.scoped`, and no scope (`makeScope()`,
+        /// `withScope`) is on the path from the container asked to the root.
+        case noScope
+        /// The registration is `.scoped`, and `captor`, a `.shared` or `.weak`
+        /// registration (`captorScope`), depends on it: its instance would
+        /// keep one scope's instance for every later scope. Nothing is cached.
+        case captiveDependency(captor: String, captorScope: Scope)
+        /// The container resolved from (or the container or scope that owns
+        /// the instance) has been closed.
+        case closed
+        /// The registration has disposers (`onDispose` or `Disposable`), and
+        /// nothing would run them: a `.new` or `.graph` instance resolved
+        /// where no scope is, or a `.weak` one, which nobody owns.
+        case disposerWithoutOwner(scope: Scope)
     }
 
     /// The kind of failure.
@@ -106,6 +120,23 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             text += "it is registered with other runtime arguments: \(registered.joined(separator: ", "))."
         case .incompatibleAlias(let instanceType):
             text += "it is an alias (implements) of a registration whose instance, of type \(instanceType), is not a \(TypeName.of(type))."
+        case .noScope:
+            text += "it is registered .scoped, and no scope is on the path from this container to the root. "
+                + "Resolve it from a scope: `let scope = container.makeScope()`, or `try await container.withScope { scope in … }`."
+        case .captiveDependency(let captor, let captorScope):
+            text += "it is registered .scoped, and \(captor), registered .\(captorScope), depends on it: "
+                + "that instance would keep one scope's \(TypeName.of(type)) for every later scope (a captive dependency). "
+                + "Register \(captor) .scoped or .new, or resolve \(TypeName.of(type)) where it is used."
+        case .closed:
+            text += "the container or scope it was resolved from, or that owns it, has been closed."
+        case .disposerWithoutOwner(let scope):
+            if scope == .weak {
+                text += "it has a disposer (onDispose or Disposable), and a .weak instance has no owner to run it. "
+                    + "Register it .scoped or .shared."
+            } else {
+                text += "it is registered .\(scope) with a disposer (onDispose or Disposable), and no scope is on the path "
+                    + "to run it. Resolve it from a scope (`makeScope()`, `withScope`), or register it .scoped or .shared."
+            }
         }
         if path.count > 1 {
             text += "\n  path: " + path.joined(separator: " → ")

@@ -16,8 +16,13 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
     /// Shared while somebody outside the container holds the instance;
     /// created anew after the last outside reference is gone.
     case weak
+    /// One instance per scope (`makeScope()`, `withScope`): a request's unit
+    /// of work, shared by everything resolved in that scope and disposed
+    /// when the scope closes. Resolving it where no scope is, or from a
+    /// `.shared` or `.weak` factory, is a `ResolutionError`.
+    case scoped
 
-    /// The scope's name as written in code: `"new"`, `"shared"`, `"graph"`, `"weak"`.
+    /// The scope's name as written in code: `"new"`, `"shared"`, `"graph"`, `"weak"`, `"scoped"`.
     ///
     /// ```swift
     /// print(Scope.graph)   // graph
@@ -28,6 +33,7 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
         case .shared: "shared"
         case .graph: "graph"
         case .weak: "weak"
+        case .scoped: "scoped"
         }
     }
 }

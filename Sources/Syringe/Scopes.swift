@@ -16,6 +16,8 @@ extension Container {
                 return try reuseOrConstructInGraph(definition, arguments: arguments, context: context)
             case .weak:
                 return try reuseOrCreateWeak(definition, holder: holder, arguments: arguments, context: context)
+            case .scoped, .scopeLocal:
+                return try produceScoped(definition, holder: holder, arguments: arguments, context: context)
             case .forward:
                 // An alias has no frame of its own: its target's frame is the step.
                 // Its factory (see Aliases.swift) forwards from the holder,
@@ -54,6 +56,7 @@ extension Container {
             let resolver = Resolver(container: holder)
             let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
             let box = definition.publishShared(instance)
+            try holder.publishOrAbandon(instance, box: box, of: definition, context: context)
             if let hooks = definition.loadHooks() {
                 context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { _ in
                     if let retracted = definition.retractShared(box) {
@@ -69,7 +72,12 @@ extension Container {
     /// instance whose callbacks did not all run is forgotten again.
     @usableFromInline
     func reuseOrCreateWeak<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
-        try claiming(definition, context: context) { () throws(ResolutionError) -> T in
+        if definition.hasDisposers {
+            // Shared by whoever holds it, owned by nobody: nothing could
+            // tell when to dispose it.
+            throw definition.error(.disposerWithoutOwner(scope: .weak), path: context.pathText(appending: definition.stepText))
+        }
+        return try claiming(definition, context: context) { () throws(ResolutionError) -> T in
             let box = definition.weakBox!
             if let instance = box.load() {
                 return instance

@@ -13,6 +13,10 @@ enum ExpectedReason: CustomStringConvertible {
     /// Exactly these signatures, in any order: the library promises none.
     case argumentMismatch(registered: [String])
     case incompatibleAlias(instanceType: String)
+    case noScope
+    case captiveDependency(captor: String, captorScope: Scope)
+    case closed
+    case disposerWithoutOwner(scope: Scope)
 
     func matches(_ reason: ResolutionError.Reason) -> Bool {
         switch (self, reason) {
@@ -24,6 +28,12 @@ enum ExpectedReason: CustomStringConvertible {
             registered.sorted() == expected.sorted()
         case let (.incompatibleAlias(expected), .incompatibleAlias(instanceType)):
             instanceType == expected
+        case (.noScope, .noScope), (.closed, .closed):
+            true
+        case let (.captiveDependency(expected, expectedScope), .captiveDependency(captor, captorScope)):
+            captor == expected && captorScope == expectedScope
+        case let (.disposerWithoutOwner(expected), .disposerWithoutOwner(scope)):
+            scope == expected
         default:
             false
         }
@@ -36,6 +46,10 @@ enum ExpectedReason: CustomStringConvertible {
         case .factoryFailed(let failure): ".factoryFailed(\(failure))"
         case .argumentMismatch(let registered): ".argumentMismatch(registered: \(registered))"
         case .incompatibleAlias(let instanceType): ".incompatibleAlias(instanceType: \(instanceType))"
+        case .noScope: ".noScope"
+        case .captiveDependency(let captor, let scope): ".captiveDependency(captor: \(captor), captorScope: .\(scope))"
+        case .closed: ".closed"
+        case .disposerWithoutOwner(let scope): ".disposerWithoutOwner(scope: .\(scope))"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import Syringe
 
@@ -151,6 +152,37 @@ struct ReadmeExampleTests {
         }
     }
 
+    @Test("Request scopes")
+    func requestScopes() async throws {
+        let app = Container()
+        app.register(type: Database.self) { _ in try Database.open(path: "app.sqlite") }   // .shared
+            .onDispose { db in db.close() }                                               // sync disposer
+        app.register(type: Transaction.self, in: .scoped) { r in try Transaction(db: r.resolve()) }
+            .onDispose { tx async in await tx.rollbackIfOpen() }                          // async disposer
+        app.register(type: RequestLog.self, in: .scoped) { r in RequestLog(id: try r.resolve(type: RequestID.self)) }
+        app.register(type: TodoHandler.self, in: .new) { r in TodoHandler(tx: try r.resolve(), log: try r.resolve()) }
+
+        // per request
+        let scope = app.makeScope()                                         // a child Container
+        scope.register(type: RequestID.self, dependency: RequestID("b7c1"))  // per-request values
+        let handler = try scope.tryResolve(type: TodoHandler.self)
+        try await scope.close()              // disposes what the scope created, newest first
+        #expect(handler.log.id.value == "b7c1")
+        #expect(handler.tx.wasRolledBack)
+
+        // or closed on every exit path (return, throw, cancellation):
+        let request = "GET /todos"
+        try await app.withScope { scope in
+            scope.register(type: RequestID.self, dependency: RequestID("b7c2"))
+            try await handle(request, scope.tryResolve(type: TodoHandler.self))
+        }
+
+        // at shutdown
+        let database = try app.tryResolve(type: Database.self)
+        try await app.close()                // disposes the .shared instances, newest first
+        #expect(database.isClosed)
+    }
+
     @Test("The shared container is task-local")
     func sharedContainer() {
         let testContainer = Container()
@@ -204,3 +236,24 @@ final class UserSession: Sendable {
     let user: String
     init(user: String) { self.user = user }
 }
+
+private final class Database: Sendable {
+    let closed = Atomic(false)
+    static func open(path: String) throws -> Database { Database() }
+    var isClosed: Bool { closed.load(ordering: .relaxed) }
+    func close() { closed.store(true, ordering: .relaxed) }
+}
+private final class Transaction: Sendable {
+    let db: Database
+    let rolledBack = Atomic(false)
+    init(db: Database) throws { self.db = db }
+    var wasRolledBack: Bool { rolledBack.load(ordering: .relaxed) }
+    func rollbackIfOpen() async { rolledBack.store(true, ordering: .relaxed) }
+}
+private struct RequestID: Sendable {
+    let value: String
+    init(_ value: String) { self.value = value }
+}
+private struct RequestLog { let id: RequestID }
+private struct TodoHandler { let tx: Transaction; let log: RequestLog }
+private func handle(_ request: String, _ handler: TodoHandler) async throws {}

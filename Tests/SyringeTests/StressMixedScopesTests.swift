@@ -60,6 +60,8 @@ extension StressTests {
                 c.register(type: Pair<StressInstance>.self, name: name, in: .new) { r in
                     Pair(first: try r.resolve(name: name), second: try r.resolve(name: name))
                 }
+            case .scoped:
+                preconditionFailure("no key of this test is .scoped (StressScopeTests covers scopes)")
             }
             c.register(type: StressOther.self, name: name, in: .new) { _ in
                 StressOther(key: name, version: version, counter: counter)
@@ -207,6 +209,8 @@ extension StressTests {
                         if pair.first.version == pair.second.version && pair.first !== pair.second {
                             failures.record("\(key.name): two .graph instances in one resolve")
                         }
+                    case .scoped:
+                        failures.record("\(key.name): no key of this test is .scoped")
                     }
                     if key.scope == .new && rng.below(4) == 0 {
                         // The alias: briefly absent while its registration is replaced.

@@ -1,0 +1,232 @@
+/// Request scopes: `.scoped` instances, one per scope, and disposal.
+///
+/// A scope is a child container made by `makeScope()`. A `.scoped`
+/// registration, wherever it is registered, gets one instance per scope: the
+/// first resolve in a scope installs a *scope-local* copy of the registration
+/// in that scope's own table (`AnyDefinition.Kind.scopeLocal`), which holds
+/// the instance exactly as a `.shared` registration holds its own. Every
+/// later resolve in the scope finds the copy first and takes the `.shared`
+/// fast path, and the scope's `close()` disposes it with the scope's other
+/// instances. Making a scope copies nothing: the copies are made on demand,
+/// one per `.scoped` registration the scope resolves.
+///
+/// Who disposes what, newest instance first:
+/// - a container's `close()`: the `.shared` instances it holds;
+/// - a scope's `close()`: its `.scoped` instances, the `.shared` instances of
+///   registrations made in the scope (per-request values), and the `.new` and
+///   `.graph` instances with disposers resolved through it.
+extension Container {
+    /// A new scope: a child container whose `.scoped` instances live until
+    /// it is closed.
+    ///
+    /// ```swift
+    /// let scope = app.makeScope()
+    /// scope.register(type: RequestID.self, dependency: RequestID("b7c1"))
+    /// let handler = try scope.tryResolve(type: TodoHandler.self)
+    /// try await scope.close()   // disposes what the scope created, newest first
+    /// ```
+    public func makeScope() -> Container {
+        Container(parent: self, isScope: true)
+    }
+
+    /// Runs `body` with a new scope and closes the scope when `body` returns
+    /// or throws, cancellation included.
+    ///
+    /// If disposal fails, a `DisposalError` is thrown, carrying `body`'s error
+    /// in `bodyError` if it threw too; otherwise `body`'s result or error.
+    ///
+    /// ```swift
+    /// let todos = try await app.withScope { scope in
+    ///     try await scope.tryResolve(type: TodoHandler.self).list()
+    /// }
+    /// ```
+    public func withScope<R>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (Container) async throws -> R
+    ) async throws -> R {
+        let scope = makeScope()
+        let result: Result<R, any Error>
+        do {
+            result = .success(try await body(scope))
+        } catch {
+            result = .failure(error)
+        }
+        do {
+            try await scope.close()
+        } catch var disposal {
+            if case .failure(let error) = result {
+                disposal.bodyError = error
+            }
+            throw disposal
+        }
+        return try result.get()
+    }
+
+    /// Disposes what this container owns, newest first, and closes it: a
+    /// later resolve from it is a `ResolutionError` with reason `.closed`.
+    ///
+    /// Every disposer runs, even when an earlier one throws; what they threw
+    /// is thrown afterwards, together, as a `DisposalError`. A second call
+    /// returns at once. Instances that `releaseSharedInstances()`, `remove` or
+    /// a re-registration dropped earlier are not disposed: they may still be
+    /// in use, and go when the last reference to them does.
+    ///
+    /// A resolve racing `close()` either finishes before it or fails with
+    /// `.closed`; an instance such a resolve had just created is disposed
+    /// (on a task of its own) and never handed out.
+    ///
+    /// ```swift
+    /// try await app.close()   // at shutdown: the database last, as it was made first
+    /// ```
+    public func close() async throws(DisposalError) {
+        guard closedFlag.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else {
+            return
+        }
+        var pending: [PendingDisposal] = writerLock.withLock {
+            var taken = registry.live.compactMap { $0.takeSharedInstanceForDisposal() }
+            taken.append(contentsOf: tracked)
+            tracked = []
+            return taken
+        }
+        pending.sort { $0.order > $1.order }
+        var failures: [DisposalError.Failure] = []
+        for item in pending {
+            failures.append(contentsOf: await item.dispose())
+        }
+        // Resolves that began before the close may still read the boxes.
+        for item in pending {
+            if let box = item.retiring {
+                Reclamation.retire(box)
+            }
+        }
+        pending = []
+        Reclamation.poll()
+        if !failures.isEmpty {
+            throw DisposalError(failures: failures)
+        }
+    }
+
+    /// Whether `close()` has been called.
+    public var isClosed: Bool {
+        closedFlag.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// The scope `.scoped` instances resolved through this container live in:
+    /// the nearest scope from here to the root.
+    var nearestScope: Container? {
+        var container: Container? = self
+        while let current = container {
+            if current.isScope {
+                return current
+            }
+            container = current.parent
+        }
+        return nil
+    }
+
+    /// `.scoped` and scope-local definitions: this scope's instance, created
+    /// once per scope like a `.shared` one.
+    @usableFromInline
+    func produceScoped<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        guard let scope = nearestScope else {
+            throw noScope(for: definition, context: context)
+        }
+        if definition.kind == .scopeLocal && holder === scope {
+            return try createShared(definition, holder: scope, arguments: arguments, context: context)
+        }
+        let local = unsafeDowncast(scope.scopeLocal(of: definition), to: Definition<T>.self)
+        return try scope.produceNested(local, holder: scope, arguments: arguments, context: context)
+    }
+
+    /// This scope's copy of `definition`, installed on first use under the
+    /// same key, so that later resolves in the scope find it first. What the
+    /// scope's table already has under the key wins: a copy installed by a
+    /// resolve on another thread, or a registration made in the scope since.
+    /// A `.scoped` registration made in this scope itself holds the key: its
+    /// copy goes under a key of its own (`ScopeLocalCopy`), found on the slow
+    /// path only.
+    private func scopeLocal(of definition: AnyDefinition) -> AnyDefinition {
+        let key = definition.key
+        let ownCopyKey = DefinitionKey(type: key.type, signature: ScopeLocalCopy.identity, name: key.name)
+        if let copy = lookup(ownCopyKey) {
+            return copy   // lock-free: the copy of a registration made here, installed earlier
+        }
+        return writerLock.withLock {
+            guard let existing = lookup(key) else {
+                let copy = definition.scopeLocalCopy(key: key)
+                insertLocked(copy)
+                return copy
+            }
+            guard existing === definition else {
+                return existing
+            }
+            if let copy = lookup(ownCopyKey) {
+                return copy
+            }
+            let copy = definition.scopeLocalCopy(key: ownCopyKey)
+            insertLocked(copy)
+            return copy
+        }
+    }
+
+    /// The definition this container's own table has for `key`. Inside a
+    /// read-side section or under the writer lock.
+    private func lookup(_ key: DefinitionKey) -> AnyDefinition? {
+        let raw = key.name.map { table.lookup(type: key.type, signature: key.signature, named: $0) }
+            ?? table.lookup(type: key.type, signature: key.signature)
+        return raw.map { Unmanaged<AnyDefinition>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The error for a `.scoped` registration resolved where no scope is:
+    /// a captive dependency when a `.shared` or `.weak` factory asked for it
+    /// (from its own container, above every scope), otherwise a missing scope.
+    private func noScope(for definition: AnyDefinition, context: ResolutionContext) -> ResolutionError {
+        let path = context.pathText(appending: definition.stepText)
+        if let captor = context.innermostSingleton() {
+            return definition.error(.captiveDependency(captor: captor.stepText, captorScope: captor.kind == .weak ? .weak : .shared), path: path)
+        }
+        return definition.error(.noScope, path: path)
+    }
+
+    /// Hands a `.new` or `.graph` instance with disposers to the nearest
+    /// scope, which disposes it when it closes. Call inside the instance's frame.
+    @usableFromInline
+    func trackForDisposal<T>(_ instance: T, of definition: Definition<T>, context: ResolutionContext) throws(ResolutionError) {
+        guard let scope = nearestScope else {
+            let scope: Scope = definition.kind == .graph ? .graph : .new
+            throw definition.error(.disposerWithoutOwner(scope: scope), path: Array(context.pathText(appending: "").dropLast()))
+        }
+        let pending = PendingDisposal(order: CreationOrder.next(), of: definition, instance: instance, retiring: nil)
+        let tracked = scope.writerLock.withLock { () -> Bool in
+            // Under the lock that `close()` takes to collect: either this
+            // entry is collected, or the scope is seen closed here.
+            guard !scope.isClosed else { return false }
+            scope.tracked.append(pending)
+            return true
+        }
+        if !tracked {
+            pending.abandon()
+            throw definition.error(.closed, path: Array(context.pathText(appending: "").dropLast()))
+        }
+    }
+
+    /// After a `.shared` or scope-local instance was published in `box`:
+    /// if its owner was closed meanwhile, `close()` may have missed it, so it
+    /// is taken back and disposed here, and the resolve fails. One of this
+    /// check and `close()` always sees the other: each writes (the box; the
+    /// closed flag) before it reads the other's, all sequentially consistent.
+    /// Whoever takes the box disposes the instance, exactly once.
+    func publishOrAbandon<T>(_ instance: T, box: UnsafeRawPointer, of definition: Definition<T>, context: ResolutionContext) throws(ResolutionError) {
+        guard isClosed else { return }
+        if let retracted = definition.retractShared(box) {
+            PendingDisposal(order: 0, of: definition, instance: instance, retiring: retracted).abandon()
+        }
+        throw definition.error(.closed, path: Array(context.pathText(appending: "").dropLast()))
+    }
+}
+
+/// The signature of the key a scope keeps its copy of a `.scoped`
+/// registration made in that same scope under: no registration can have it.
+enum ScopeLocalCopy {
+    static var identity: UnsafeRawPointer { typeIdentity(ScopeLocalCopy.self) }
+}

@@ -1,0 +1,103 @@
+/// A type that releases what it holds when its owner is closed: a scope for
+/// `.scoped` instances, the container for `.shared` ones.
+///
+/// A registration whose type conforms is disposed without an `onDispose`:
+///
+/// ```swift
+/// final class Connection: Disposable {
+///     func dispose() throws { try socket.close() }
+/// }
+/// container.register(type: Connection.self, in: .scoped) { _ in Connection() }
+/// ```
+///
+/// The registered type is what counts: a registration of `any Store` whose
+/// instances happen to conform is not disposed unless `Store` refines
+/// `Disposable`, or the registration adds `onDispose`.
+public protocol Disposable {
+    /// Releases what the instance holds. Called once, by `close()`.
+    func dispose() throws
+}
+
+/// A type whose disposal awaits, such as a transaction that rolls back over
+/// the network. See `Disposable`.
+///
+/// ```swift
+/// final class Transaction: AsyncDisposable {
+///     func dispose() async throws { try await rollbackIfOpen() }
+/// }
+/// ```
+public protocol AsyncDisposable {
+    /// Releases what the instance holds. Called once, by `close()`.
+    func dispose() async throws
+}
+
+/// One way of disposing an instance of `T`.
+@usableFromInline
+enum Disposer<T>: Sendable {
+    case sync(@Sendable (T) throws -> Void)
+    case async(@Sendable (T) async throws -> Void)
+
+    func run(_ instance: T) async throws {
+        switch self {
+        case .sync(let body): try body(instance)
+        case .async(let body): try await body(instance)
+        }
+    }
+
+    /// The disposer a conformance to `Disposable` or `AsyncDisposable` gives
+    /// `T`, if `T` has one.
+    static var conformance: Disposer<T>? {
+        if T.self is any AsyncDisposable.Type {
+            return .async { instance in try await (instance as? any AsyncDisposable)?.dispose() }
+        }
+        if T.self is any Disposable.Type {
+            return .sync { instance in try (instance as? any Disposable)?.dispose() }
+        }
+        return nil
+    }
+}
+
+/// What `close()` could not dispose: every disposer ran, and these threw.
+///
+/// ```swift
+/// do {
+///     try await scope.close()
+/// } catch {
+///     for failure in error.failures { log("\(failure.service): \(failure.error)") }
+/// }
+/// ```
+public struct DisposalError: Error, CustomStringConvertible, Sendable {
+    /// One disposer that threw.
+    public struct Failure: Sendable {
+        /// The registration whose disposer threw, as a path step prints it:
+        /// `Transaction`, `Animal["Cat"]`.
+        public let service: String
+        /// What it threw.
+        public let error: any Error
+    }
+
+    /// Every disposer that threw, in the order they ran (newest instance first).
+    public let failures: [Failure]
+    /// What the body of `withScope` threw, when it threw too.
+    public internal(set) var bodyError: (any Error)?
+
+    init(failures: [Failure]) {
+        self.failures = failures
+    }
+
+    /// Every failure, one per line, after the body's error if there was one.
+    ///
+    /// ```swift
+    /// catch { print(error) }   // Syringe could not dispose 2 instances: …
+    /// ```
+    public var description: String {
+        var text = "Syringe could not dispose \(failures.count == 1 ? "1 instance" : "\(failures.count) instances"):"
+        for failure in failures {
+            text += "\n  • \(failure.service): \(TypeName.bounded(String(describing: failure.error)))"
+        }
+        if let bodyError {
+            text += "\n  (the scope's body had failed first: \(TypeName.bounded(String(describing: bodyError))))"
+        }
+        return text
+    }
+}

@@ -1,0 +1,69 @@
+import Synchronization
+
+/// An instance waiting for its owner's `close()`, with its disposers bound
+/// to it.
+///
+/// `@unchecked Sendable`: the instance need not be `Sendable`, but it is
+/// handed from the thread that created it to the one that closes its owner
+/// exactly once, through the owner's writer lock (or, for `abandon()`, a
+/// task that nothing else touches), and its disposers run one at a time.
+struct PendingDisposal: @unchecked Sendable {
+    /// When the instance was created (`CreationOrder`): `close()` disposes
+    /// the highest first.
+    let order: UInt64
+    /// The registration, for the `DisposalError` text.
+    let definition: AnyDefinition
+    /// The instance's disposers, each bound to the instance, in the order
+    /// they were added. Empty for an instance without any: it is only retired.
+    let disposers: [() async throws -> Void]
+    /// The `.shared` box the instance was taken from, retired after disposal:
+    /// a resolve that began before the close may still be reading it.
+    let retiring: AnyObject?
+
+    init<T>(order: UInt64, of definition: Definition<T>, instance: T, retiring: AnyObject?) {
+        self.order = order
+        self.definition = definition
+        self.disposers = definition.loadHooks()?.disposers.map { disposer in
+            { try await disposer.run(instance) }
+        } ?? []
+        self.retiring = retiring
+    }
+
+    /// Runs every disposer, each even if an earlier one threw; returns what
+    /// they threw.
+    func dispose() async -> [DisposalError.Failure] {
+        var failures: [DisposalError.Failure] = []
+        for disposer in disposers {
+            do {
+                try await disposer()
+            } catch {
+                failures.append(DisposalError.Failure(service: definition.stepText, error: error))
+            }
+        }
+        return failures
+    }
+
+    /// Disposes an instance that a resolve created while its owner was being
+    /// closed, and that was never handed out. Nobody is waiting for the
+    /// outcome (the resolve has failed with `.closed`, and `close()` may have
+    /// returned), so what a disposer throws here is dropped.
+    func abandon() {
+        Task {
+            _ = await dispose()
+            if let retiring {
+                Reclamation.retire(retiring)
+            }
+        }
+    }
+}
+
+/// The order in which instances with disposers were created, across all
+/// containers: a scope disposes its own `.scoped` instances and the `.new`
+/// ones it tracked in one sequence, newest first.
+enum CreationOrder {
+    private static let counter = Atomic<UInt64>(0)
+
+    static func next() -> UInt64 {
+        counter.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import Synchronization
+import Testing
+import Syringe
+
+/// Records what was disposed, in order.
+final class DisposalLog: Sendable {
+    private let entries = Mutex<[String]>([])
+    func record(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
+}
+
+/// A resource that disposes itself through `Disposable`.
+final class SyncResource: Disposable, Sendable {
+    let log: DisposalLog
+    let name: String
+    init(_ name: String, log: DisposalLog) { self.name = name; self.log = log }
+    func dispose() throws { log.record(name) }
+}
+
+/// A resource that disposes itself through `AsyncDisposable`.
+final class AsyncResource: AsyncDisposable, Sendable {
+    let log: DisposalLog
+    let name: String
+    init(_ name: String, log: DisposalLog) { self.name = name; self.log = log }
+    func dispose() async throws {
+        await Task.yield()
+        log.record(name)
+    }
+}
+
+/// Depends on another instance, to make creation order visible.
+final class Dependent<Dependency: Sendable>: Sendable {
+    let dependency: Dependency
+    init(_ dependency: Dependency) { self.dependency = dependency }
+}
+
+struct DisposalFailed: Error, Equatable {
+    let name: String
+}
+
+@Suite("Disposal")
+struct DisposalTests {
+    @Test("a scope disposes its .scoped instances newest first, sync and async disposers and both protocols alike")
+    func scopeDisposesNewestFirst() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: SyncResource.self, in: .scoped) { _ in SyncResource("connection", log: log) }
+        app.register(type: Dependent<SyncResource>.self, in: .scoped) { r in Dependent(try r.resolve()) }
+            .onDispose { _ in log.record("repository") }
+        app.register(type: AsyncResource.self, in: .scoped) { r in
+            _ = try r.resolve(type: Dependent<SyncResource>.self)
+            return AsyncResource("transaction", log: log)
+        }
+        let scope = app.makeScope()
+        _ = try scope.tryResolve(type: AsyncResource.self)
+        #expect(log.all.isEmpty, "disposed before the scope closed")
+        try await scope.close()
+        // Made connection, repository, transaction: disposed the other way round.
+        #expect(log.all == ["transaction", "repository", "connection"])
+        try await scope.close()
+        #expect(log.all.count == 3, "a second close disposed again")
+    }
+
+    @Test("onDispose with a sync or an async closure; both run, in the order added")
+    func syncAndAsyncDisposers() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(Counter()) }
+            .onDispose { _ in log.record("sync") }
+            .onDispose { _ async in
+                await Task.yield()
+                log.record("async")
+            }
+        let scope = app.makeScope()
+        _ = try scope.tryResolve(type: Tracked.self)
+        try await scope.close()
+        #expect(log.all == ["sync", "async"])
+    }
+
+    @Test("a container's close disposes its .shared instances newest first, and only those it created")
+    func containerDisposesShared() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: SyncResource.self) { _ in SyncResource("database", log: log) }
+        app.register(type: Dependent<SyncResource>.self) { r in Dependent(try r.resolve()) }
+            .onDispose { _ in log.record("cache") }
+        app.register(type: AsyncResource.self) { _ in AsyncResource("never resolved", log: log) }
+        _ = try app.tryResolve(type: Dependent<SyncResource>.self)
+        try await app.close()
+        #expect(log.all == ["cache", "database"])
+    }
+
+    @Test("a scope disposes per-request values registered in it, with its .scoped instances, newest first")
+    func scopeDisposesItsOwnShared() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: AsyncResource.self, in: .scoped) { r in
+            _ = try r.resolve(type: SyncResource.self)
+            return AsyncResource("scoped", log: log)
+        }
+        let scope = app.makeScope()
+        scope.register(type: SyncResource.self) { _ in SyncResource("per-request", log: log) }
+        _ = try scope.tryResolve(type: AsyncResource.self)
+        try await scope.close()
+        #expect(log.all == ["scoped", "per-request"])
+    }
+
+    @Test("every disposer runs even when earlier ones throw; the failures come together, newest first")
+    func failuresAreCollected() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: SyncResource.self, in: .scoped) { _ in SyncResource("first", log: log) }
+            .onDispose { _ in throw DisposalFailed(name: "first") }
+        app.register(type: AsyncResource.self, in: .scoped) { _ in AsyncResource("second", log: log) }
+            .onDispose { _ async throws in throw DisposalFailed(name: "second") }
+        let scope = app.makeScope()
+        _ = try scope.tryResolve(type: SyncResource.self)
+        _ = try scope.tryResolve(type: AsyncResource.self)
+        do {
+            try await scope.close()
+            Issue.record("close did not throw")
+        } catch {
+            #expect(error.failures.map(\.service) == ["AsyncResource", "SyncResource"])
+            #expect(error.failures.map { $0.error as? DisposalFailed } == [DisposalFailed(name: "second"), DisposalFailed(name: "first")])
+            #expect(error.description.contains("Syringe could not dispose 2 instances:"))
+            #expect(error.description.contains("• AsyncResource: DisposalFailed(name: \"second\")"))
+            #expect(error.bodyError == nil)
+        }
+        // The protocols' disposers ran as well as the throwing ones.
+        #expect(log.all == ["second", "first"])
+        #expect(scope.isClosed)
+    }
+
+    @Test(".new and .graph instances with disposers are disposed by the scope they were resolved in", arguments: [Scope.new, .graph])
+    func transientsTrackedByTheScope(scope kind: Scope) async throws {
+        let log = DisposalLog()
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self, in: kind) { _ in Tracked(counter) }
+            .onDispose { tracked in log.record("tracked \(tracked.serial)") }
+        let scope = app.makeScope()
+        _ = try scope.tryResolve(type: Tracked.self)
+        _ = try scope.tryResolve(type: Tracked.self)
+        #expect(counter.alive == 2, "the scope keeps them for disposal")
+        try await scope.close()
+        #expect(log.all == ["tracked 2", "tracked 1"])
+        #expect(afterReclamation { counter.alive == 0 })
+    }
+
+    @Test(".new with a disposer resolved where no scope is, and .weak with a disposer, are errors: nothing would dispose them")
+    func disposersWithoutOwner() throws {
+        let app = Container()
+        app.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }.onDispose { _ in }
+        app.register(type: SyncResource.self, in: .weak) { _ in SyncResource("weak", log: DisposalLog()) }
+        let error = try #require(expectResolutionError(.disposerWithoutOwner(scope: .new)) { try app.tryResolve(type: Tracked.self) })
+        #expect(error.description.contains("no scope is on the path to run it"))
+        let weak = try #require(expectResolutionError(.disposerWithoutOwner(scope: .weak)) {
+            try app.makeScope().tryResolve(type: SyncResource.self)
+        })
+        #expect(weak.description.contains("a .weak instance has no owner to run it"))
+    }
+
+    @Test("released, removed and replaced instances are not disposed: they may still be in use, and go with their last reference")
+    func droppedInstancesAreNotDisposed() async throws {
+        let log = DisposalLog()
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self) { _ in Tracked(counter) }.onDispose { _ in log.record("released") }
+        app.register(type: Tracked.self, name: "removed") { _ in Tracked(counter) }.onDispose { _ in log.record("removed") }
+        _ = try app.tryResolve(type: Tracked.self)
+        _ = try app.tryResolve(type: Tracked.self, name: "removed")
+        app.releaseSharedInstances()
+        app.remove(type: Tracked.self, name: "removed")
+        #expect(afterReclamation { counter.alive == 0 })
+        try await app.close()
+        #expect(log.all.isEmpty)
+    }
+
+    @Test("withScope closes the scope when the body returns")
+    func withScopeReturns() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: SyncResource.self, in: .scoped) { _ in SyncResource("request", log: log) }
+        let name = try await app.withScope { scope in
+            try scope.tryResolve(type: SyncResource.self).name
+        }
+        #expect(name == "request")
+        #expect(log.all == ["request"])
+    }
+
+    @Test("withScope closes the scope when the body throws, and rethrows the body's error")
+    func withScopeThrows() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: SyncResource.self, in: .scoped) { _ in SyncResource("request", log: log) }
+        await #expect(throws: DisposalFailed(name: "body")) {
+            try await app.withScope { scope in
+                _ = try scope.tryResolve(type: SyncResource.self)
+                throw DisposalFailed(name: "body")
+            }
+        }
+        #expect(log.all == ["request"])
+    }
+
+    @Test("withScope in a cancelled task still disposes")
+    func withScopeCancelled() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: AsyncResource.self, in: .scoped) { _ in AsyncResource("request", log: log) }
+        let resolved = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await app.withScope { scope in
+                _ = try scope.tryResolve(type: AsyncResource.self)
+                resolved.continuation.yield()
+                try await Task.sleep(for: .seconds(60))
+            }
+        }
+        for await _ in resolved.stream { break }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(log.all == ["request"])
+    }
+
+    @Test("when disposal fails, withScope throws the DisposalError, carrying the body's error if it threw too")
+    func withScopeDisposalFails() async throws {
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(Counter()) }
+            .onDispose { _ in throw DisposalFailed(name: "rollback") }
+        do {
+            try await app.withScope { scope in
+                _ = try scope.tryResolve(type: Tracked.self)
+                throw DisposalFailed(name: "body")
+            }
+            Issue.record("withScope did not throw")
+        } catch let error as DisposalError {
+            #expect(error.failures.map { $0.error as? DisposalFailed } == [DisposalFailed(name: "rollback")])
+            #expect(error.bodyError as? DisposalFailed == DisposalFailed(name: "body"))
+            #expect(error.description.contains("the scope's body had failed first"))
+        }
+    }
+}

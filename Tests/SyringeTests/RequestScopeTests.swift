@@ -1,0 +1,230 @@
+import Foundation
+import Synchronization
+import Testing
+import Syringe
+
+/// A per-request value, registered in each scope.
+struct RequestTag: Sendable, Equatable {
+    let value: String
+}
+
+/// A request's unit of work: `.scoped` in these tests.
+final class RequestWork: Sendable {
+    let id: RequestTag
+    let tracked: Tracked
+    init(id: RequestTag, counter: Counter) {
+        self.id = id
+        self.tracked = Tracked(counter)
+    }
+}
+
+/// What a request's handler is built from: `.new`, with a `.scoped` and a
+/// `.shared` dependency.
+final class RequestHandler: Sendable {
+    let work: RequestWork
+    let clock: Tracked
+    init(work: RequestWork, clock: Tracked) {
+        self.work = work
+        self.clock = clock
+    }
+}
+
+/// The wiring: a `.shared` dependency, a `.scoped` unit of work that
+/// needs the request's id, and a `.new` handler needing both.
+private func requestWiring(scoped counter: Counter, shared sharedCounter: Counter) -> Container {
+    let app = Container()
+    app.register(type: Tracked.self) { _ in Tracked(sharedCounter) }
+    app.register(type: RequestWork.self, in: .scoped) { r in
+        RequestWork(id: try r.resolve(type: RequestTag.self), counter: counter)
+    }
+    app.register(type: RequestHandler.self, in: .new) { r in
+        RequestHandler(work: try r.resolve(), clock: try r.resolve())
+    }
+    return app
+}
+
+@Suite("Request scopes")
+struct RequestScopeTests {
+    @Test("a .scoped instance is created lazily, once per scope, shared within it and never across scopes")
+    func onePerScope() throws {
+        let counter = Counter()
+        let shared = Counter()
+        let app = requestWiring(scoped: counter, shared: shared)
+        let first = app.makeScope()
+        first.register(type: RequestTag.self, dependency: RequestTag(value: "a"))
+        let second = app.makeScope()
+        second.register(type: RequestTag.self, dependency: RequestTag(value: "b"))
+        #expect(counter.created == 0, "created before anything asked for it")
+
+        let handlerA1 = try first.tryResolve(type: RequestHandler.self)
+        let handlerA2 = try first.tryResolve(type: RequestHandler.self)
+        let handlerB = try second.tryResolve(type: RequestHandler.self)
+        #expect(handlerA1 !== handlerA2, ".new handlers")
+        #expect(handlerA1.work === handlerA2.work, "one unit of work per scope")
+        #expect(handlerA1.work !== handlerB.work, "two scopes shared one unit of work")
+        #expect(handlerA1.work.id == RequestTag(value: "a"))
+        #expect(handlerB.work.id == RequestTag(value: "b"))
+        #expect(handlerA1.clock === handlerB.clock, ".shared stays one for the app")
+        #expect(try first.tryResolve(type: RequestWork.self) === handlerA1.work)
+        #expect(counter.created == 2)
+        #expect(shared.created == 1)
+    }
+
+    @Test("resolving a .scoped registration where no scope is fails, saying how to make one")
+    func noScope() throws {
+        let counter = Counter()
+        let app = requestWiring(scoped: counter, shared: Counter())
+        app.register(type: RequestTag.self, dependency: RequestTag(value: "root"))
+        let error = try #require(expectResolutionError(.noScope) { try app.tryResolve(type: RequestHandler.self) })
+        #expect(error.path == ["RequestHandler", "RequestWork"])
+        #expect(error.description.contains("makeScope()"))
+        #expect(error.description.contains("registered .scoped"))
+        // A plain child container is no scope either.
+        expectResolutionError(.noScope) { try Container(parent: app).tryResolve(type: RequestWork.self) }
+        #expect(counter.created == 0)
+    }
+
+    @Test("a .shared or .weak factory that resolves a .scoped one is a captive dependency: an error naming both, and nothing cached",
+          arguments: [Scope.shared, .weak])
+    func captiveDependency(captorScope: Scope) throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "x"), counter: counter) }
+        app.register(type: RequestHandler.self, in: captorScope) { r in
+            RequestHandler(work: try r.resolve(), clock: Tracked(counter))
+        }
+        let scope = app.makeScope()
+        let error = try #require(expectResolutionError(.captiveDependency(captor: "RequestHandler", captorScope: captorScope)) {
+            try scope.tryResolve(type: RequestHandler.self)
+        })
+        #expect(error.path == ["RequestHandler", "RequestWork"])
+        #expect(error.description.contains("RequestHandler, registered .\(captorScope), depends on it"))
+        #expect(error.description.contains("captive dependency"))
+        // Nothing was built, so nothing was cached: the next try fails the same way.
+        #expect(counter.created == 0)
+        expectResolutionError(.captiveDependency(captor: "RequestHandler", captorScope: captorScope)) {
+            try scope.tryResolve(type: RequestHandler.self)
+        }
+    }
+
+    @Test("a .shared registration made in the scope itself may depend on .scoped ones: it lives no longer than the scope")
+    func sharedInsideTheScope() throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "x"), counter: counter) }
+        let scope = app.makeScope()
+        scope.register(type: RequestHandler.self) { r in RequestHandler(work: try r.resolve(), clock: Tracked(counter)) }
+        let handler = try scope.tryResolve(type: RequestHandler.self)
+        #expect(handler.work === (try scope.tryResolve(type: RequestWork.self)))
+    }
+
+    @Test("a scope made from a scope has .scoped instances of its own; a plain child of a scope shares its scope's")
+    func nestedScopes() throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "x"), counter: counter) }
+        let outer = app.makeScope()
+        let outerWork = try outer.tryResolve(type: RequestWork.self)
+        let inner = outer.makeScope()
+        let innerWork = try inner.tryResolve(type: RequestWork.self)
+        #expect(innerWork !== outerWork)
+        #expect(try inner.tryResolve(type: RequestWork.self) === innerWork)
+        #expect(try outer.tryResolve(type: RequestWork.self) === outerWork)
+        let child = Container(parent: outer)
+        #expect(try child.tryResolve(type: RequestWork.self) === outerWork)
+        // The inner scope first, then the outer: still separate.
+        let other = outer.makeScope()
+        let otherWork = try other.tryResolve(type: RequestWork.self)
+        #expect(otherWork !== outerWork && otherWork !== innerWork)
+        #expect(counter.created == 3)
+    }
+
+    @Test("a .scoped registration made in a scope is that scope's alone")
+    func scopedRegisteredInTheScope() throws {
+        let counter = Counter()
+        let app = Container()
+        let scope = app.makeScope()
+        scope.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "x"), counter: counter) }
+        let work = try scope.tryResolve(type: RequestWork.self)
+        #expect(try scope.tryResolve(type: RequestWork.self) === work)
+        expectResolutionError(.notRegistered) { try app.tryResolve(type: RequestWork.self) }
+    }
+
+    @Test("many threads asking one scope for a slow .scoped instance at once get one instance")
+    func createdOnceUnderContention() throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: RequestWork.self, in: .scoped) { _ in
+            usleep(2_000)
+            return RequestWork(id: RequestTag(value: "x"), counter: counter)
+        }
+        for _ in 0..<5 {
+            let scope = app.makeScope()
+            let seen = Mutex<[ObjectIdentifier]>([])
+            runThreads(8) { _ in
+                let work = scope.resolve(type: RequestWork.self)
+                seen.withLock { $0.append(ObjectIdentifier(work)) }
+            }
+            #expect(Set(seen.withLock { $0 }).count == 1)
+        }
+        #expect(counter.created == 5)
+    }
+
+    @Test("onResolved runs once per scope's instance")
+    func callbacksPerScope() throws {
+        let counter = Counter()
+        let calls = Atomic(0)
+        let app = Container()
+        app.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "x"), counter: counter) }
+            .onResolved { _, _ in calls.add(1, ordering: .relaxed) }
+        for _ in 0..<3 {
+            let scope = app.makeScope()
+            _ = try scope.tryResolve(type: RequestWork.self)
+            _ = try scope.tryResolve(type: RequestWork.self)
+        }
+        #expect(calls.load(ordering: .relaxed) == 3)
+    }
+
+    @Test("a closed scope or container refuses resolves with .closed; closing twice is harmless")
+    func closedRefusesResolves() async throws {
+        let counter = Counter()
+        let shared = Counter()
+        let app = requestWiring(scoped: counter, shared: shared)
+        let scope = app.makeScope()
+        scope.register(type: RequestTag.self, dependency: RequestTag(value: "a"))
+        _ = try scope.tryResolve(type: RequestHandler.self)
+        #expect(!scope.isClosed)
+        try await scope.close()
+        try await scope.close()
+        #expect(scope.isClosed)
+        let error = try #require(expectResolutionError(.closed) { try scope.tryResolve(type: RequestHandler.self) })
+        #expect(error.description.contains("has been closed"))
+        expectResolutionError(.closed) { try Container(parent: scope).tryResolve(type: RequestTag.self) }
+        // The app is still open, and new scopes work.
+        let next = app.makeScope()
+        next.register(type: RequestTag.self, dependency: RequestTag(value: "b"))
+        #expect(try next.tryResolve(type: RequestHandler.self).work.id == RequestTag(value: "b"))
+        try await next.close()
+        try await app.close()
+        expectResolutionError(.closed) { try app.tryResolve(type: Tracked.self) }
+        expectResolutionError(.closed) { try app.makeScope().tryResolve(type: Tracked.self) }
+    }
+
+    @Test("a closed scope's instances are freed")
+    func closedScopeFreesInstances() async throws {
+        let counter = Counter()
+        let app = requestWiring(scoped: counter, shared: Counter())
+        do {
+            let scope = app.makeScope()
+            scope.register(type: RequestTag.self, dependency: RequestTag(value: "a"))
+            _ = try scope.tryResolve(type: RequestHandler.self)
+            try await scope.close()
+        }
+        #expect(afterReclamation { counter.alive == 0 }, "\(counter.alive) scoped instances alive after close")
+    }
+
+    @Test("Scope.scoped prints as written")
+    func scopedDescription() {
+        #expect(Scope.scoped.description == "scoped")
+    }
+}
