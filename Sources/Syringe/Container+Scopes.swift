@@ -107,8 +107,19 @@ extension Container {
     }
 
     /// Whether `close()` has been called.
+    ///
+    /// ```swift
+    /// try await scope.close()
+    /// scope.isClosed   // true
+    /// ```
     public var isClosed: Bool {
         closedFlag.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// `isClosed` for a lookup, which needs no ordering: a resolve that
+    /// misses a concurrent close is one that began before it.
+    var isClosedNow: Bool {
+        closedFlag.load(ordering: .relaxed)
     }
 
     /// The scope `.scoped` instances resolved through this container live in:
@@ -130,6 +141,9 @@ extension Container {
     func produceScoped<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
         guard let scope = nearestScope else {
             throw noScope(for: definition, context: context)
+        }
+        if scope.isClosed {
+            throw definition.error(.closed, path: context.pathText(appending: definition.stepText))
         }
         if definition.kind == .scopeLocal && holder === scope {
             return try createShared(definition, holder: scope, arguments: arguments, context: context)

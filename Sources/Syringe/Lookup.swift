@@ -75,21 +75,26 @@ extension Container {
         return locate(type: type, signature: signature)
     }
 
-    /// Finds an unnamed key. One copy for all types.
+    /// Finds an unnamed key. One copy for all types. Nil from a closed
+    /// container (`notRegistered` then reports `.closed`).
     @usableFromInline
     func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> Located? {
-        walkAncestors { $0.lookup(type: type, signature: signature) }
+        if isClosedNow {
+            return nil
+        }
+        return walkAncestors { $0.lookup(type: type, signature: signature) }
     }
 
-    /// Finds a named key. One copy for all types.
+    /// Finds a named key. One copy for all types. Nil from a closed container.
     @usableFromInline
     func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer, named name: String) -> Located? {
-        walkAncestors { $0.lookup(type: type, signature: signature, named: name) }
+        if isClosedNow {
+            return nil
+        }
+        return walkAncestors { $0.lookup(type: type, signature: signature, named: name) }
     }
 
     /// Probes this container's table, then each ancestor's, until one has the key.
-    /// Nil when a closed container is on the way (`notRegistered` then
-    /// reports `.closed`).
     ///
     /// A scope-local definition (a scope's own copy of a `.scoped`
     /// registration) is passed over once the walk has left a scope: a scope
@@ -102,20 +107,15 @@ extension Container {
         var container = Unmanaged.passUnretained(self)
         var leftScope = false
         while true {
-            let found = container._withUnsafeGuaranteedRef { current -> (raw: UnsafeMutableRawPointer?, stop: Bool) in
-                if current.closedFlag.load(ordering: .relaxed) {
-                    return (nil, true)
-                }
-                return (probe(current.table), false)
+            let step = container._withUnsafeGuaranteedRef { current in
+                (found: probe(current.table), isScope: current.isScope)
             }
-            if found.stop {
-                return nil
+            if let found = step.found, !leftScope || !Self.isScopeLocal(found) {
+                return Located(definition: found, holder: container)
             }
-            if let raw = found.raw,
-               !leftScope || Unmanaged<AnyDefinition>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.kind }) != .scopeLocal {
-                return Located(definition: raw, holder: container)
+            if step.isScope {
+                leftScope = true
             }
-            leftScope = leftScope || container._withUnsafeGuaranteedRef { $0.isScope }
             let parent: Unmanaged<Container>? = container._withUnsafeGuaranteedRef { current in
                 current.parent.map { Unmanaged.passUnretained($0) }
             }
@@ -125,4 +125,10 @@ extension Container {
             container = parent
         }
     }
+
+    /// Whether the definition at `raw` is a scope's copy of a `.scoped` registration.
+    private static func isScopeLocal(_ raw: UnsafeMutableRawPointer) -> Bool {
+        Unmanaged<AnyDefinition>.fromOpaque(raw).takeUnretainedValue().kind == .scopeLocal
+    }
 }
+
