@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Request scopes: `.scoped` instances, one per scope, and disposal.
 ///
 /// A scope is a child container made by `makeScope()`. A `.scoped`
@@ -116,10 +118,17 @@ extension Container {
         closedFlag.load(ordering: .sequentiallyConsistent)
     }
 
-    /// `isClosed` for a lookup, which needs no ordering: a resolve that
-    /// misses a concurrent close is one that began before it.
+    /// `isClosed` for a resolve, which needs no ordering: one that misses a
+    /// concurrent close is one that began before it.
+    @inlinable
     var isClosedNow: Bool {
         closedFlag.load(ordering: .relaxed)
+    }
+
+    /// The error for a resolve from a closed container.
+    @usableFromInline
+    func closedError(_ definition: AnyDefinition) -> ResolutionError {
+        definition.error(.closed, path: ResolutionContext.current.pathText(appending: definition.stepText))
     }
 
     /// The scope `.scoped` instances resolved through this container live in:
@@ -203,12 +212,12 @@ extension Container {
     }
 
     /// Hands a `.new` or `.graph` instance with disposers to the nearest
-    /// scope, which disposes it when it closes. Call inside the instance's frame.
-    @usableFromInline
-    func trackForDisposal<T>(_ instance: T, of definition: Definition<T>, context: ResolutionContext) throws(ResolutionError) {
+    /// scope, which disposes it when it closes; the error to fail the resolve
+    /// with when there is no open scope. Call inside the instance's frame.
+    func trackForDisposal<T>(_ instance: T, of definition: Definition<T>, context: ResolutionContext) -> ResolutionError? {
         guard let scope = nearestScope else {
             let scope: Scope = definition.kind == .graph ? .graph : .new
-            throw definition.error(.disposerWithoutOwner(scope: scope), path: Array(context.pathText(appending: "").dropLast()))
+            return definition.error(.disposerWithoutOwner(scope: scope), path: Array(context.pathText(appending: "").dropLast()))
         }
         let pending = PendingDisposal(order: CreationOrder.next(), of: definition, instance: instance, retiring: nil)
         let tracked = scope.writerLock.withLock { () -> Bool in
@@ -220,8 +229,9 @@ extension Container {
         }
         if !tracked {
             pending.abandon()
-            throw definition.error(.closed, path: Array(context.pathText(appending: "").dropLast()))
+            return definition.error(.closed, path: Array(context.pathText(appending: "").dropLast()))
         }
+        return nil
     }
 
     /// After a `.shared` or scope-local instance was published in `box`:

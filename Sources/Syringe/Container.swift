@@ -35,6 +35,7 @@ public final class Container: @unchecked Sendable {
     /// Whether this container was made by `makeScope()`.
     let isScope: Bool
     /// Set once, by `close()`; see `isClosed`.
+    @usableFromInline
     let closedFlag = Atomic<Bool>(false)
     /// `.new` and `.graph` instances with disposers that a scope disposes
     /// when it closes. Guarded by `writerLock`.

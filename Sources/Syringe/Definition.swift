@@ -200,7 +200,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// definition claimed (see `InstanceCreation`).
     @usableFromInline
     func publishShared(_ value: T) -> UnsafeRawPointer {
-        let made = hasDisposers ? DisposableInstanceBox(value, order: CreationOrder.next()) : InstanceBox(value)
+        let made = InstanceBox(value, order: hasDisposers ? CreationOrder.next() : 0)
         let box = UnsafeRawPointer(Unmanaged.passRetained(made).toOpaque())
         // Release: the box's `value` is visible to every acquire load that
         // sees the pointer. Sequentially consistent, against `close()`: the
@@ -233,12 +233,17 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         guard let box = takeSharedInstance() as? InstanceBox<T> else {
             return nil
         }
-        let order = (box as? DisposableInstanceBox<T>)?.order ?? 0
-        return PendingDisposal(order: order, of: self, instance: box.value, retiring: box)
+        return PendingDisposal(order: box.order, of: self, instance: box.value, retiring: box)
     }
 
     override var hasDisposers: Bool {
-        loadHooks().map { !$0.disposers.isEmpty } ?? false
+        // The raw pointer first: a definition without hooks (nearly all)
+        // then needs no metadata for `Hooks<T>`, which unspecialised code,
+        // such as a `.shared` instance's creation, would instantiate per type.
+        guard hooks.load(ordering: .acquiring) != nil, let hooks = loadHooks() else {
+            return false
+        }
+        return !hooks.disposers.isEmpty
     }
 
     override func destroyGraphInstance(at value: UnsafeMutableRawPointer) {

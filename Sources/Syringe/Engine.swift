@@ -57,6 +57,12 @@ extension Container {
     @inlinable
     @inline(never)
     func produceSlowly<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
+        // Here rather than in `locate`, so that an existing `.shared`
+        // instance pays nothing: `close()` takes those, which sends their
+        // resolves here too.
+        if isClosedNow {
+            throw closedError(definition._withUnsafeGuaranteedRef { $0 })
+        }
         if definition._withUnsafeGuaranteedRef({ $0.kind }) == .graph {
             return try produceInGraph(definition, arguments: arguments)
         }
@@ -128,19 +134,30 @@ extension Container {
     }
 
     /// Runs the factory inside a frame of its own (cycle detection, paths),
-    /// and queues the definition's `onResolved` callbacks.
+    /// and hands the instance to the definition's hooks, if it has any.
     @inlinable
     func construct<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
         try context.enter(definition)
         defer { context.leave() }
         let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
         if let hooks = definition.loadHooks() {
-            context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
-            if !hooks.disposers.isEmpty {
-                try trackForDisposal(instance, of: definition, context: context)
-            }
+            applyHooks(hooks, to: instance, of: definition, resolver: resolver, context: context)
         }
         return instance
+    }
+
+    /// A new `.new` or `.graph` instance's hooks: queues its `onResolved`
+    /// callbacks, and hands it to the nearest scope for disposal if it has
+    /// disposers. Out of line and not throwing (a failure to track is thrown
+    /// when the outermost resolve finishes), so that `construct` stays as
+    /// small as it was before disposal existed: a throwing call here made
+    /// the optimiser stop inlining it, which cost S1 about 30 instructions.
+    @usableFromInline
+    func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver, context: ResolutionContext) {
+        context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
+        if !hooks.disposers.isEmpty, let failure = trackForDisposal(instance, of: definition, context: context) {
+            context.deferFailure(failure, of: definition)
+        }
     }
 
     /// Calls the factory, turning what it throws into a `ResolutionError`.

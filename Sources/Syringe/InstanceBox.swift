@@ -4,29 +4,20 @@
 /// atomic pointer; the key that led to the definition guarantees `T`, so a
 /// reader reaches the box with `Unmanaged` and no dynamic cast.
 ///
-/// Not final only for `DisposableInstanceBox`; `value` is final, so reading
-/// it is a direct load either way.
+/// `order` says when an instance with disposers was created (0 for one
+/// without), so that `close()` disposes newest first. A word in every box
+/// keeps the class final and its `value` a load at a fixed offset, where a
+/// subclass for disposable instances would not.
 @usableFromInline
-class InstanceBox<T>: @unchecked Sendable {
+final class InstanceBox<T>: @unchecked Sendable {
     @usableFromInline
-    final let value: T
-
-    @usableFromInline
-    init(_ value: T) {
-        self.value = value
-    }
-}
-
-/// The box of an instance that has disposers: it also records when the
-/// instance was created, so that `close()` disposes newest first.
-@usableFromInline
-final class DisposableInstanceBox<T>: InstanceBox<T>, @unchecked Sendable {
+    let value: T
     let order: UInt64
 
     @usableFromInline
-    init(_ value: T, order: UInt64) {
+    init(_ value: T, order: UInt64 = 0) {
+        self.value = value
         self.order = order
-        super.init(value)
     }
 }
 

@@ -75,23 +75,17 @@ extension Container {
         return locate(type: type, signature: signature)
     }
 
-    /// Finds an unnamed key. One copy for all types. Nil from a closed
-    /// container (`notRegistered` then reports `.closed`).
+    /// Finds an unnamed key. One copy for all types. A closed container is
+    /// not checked here (see `produceSlowly`; a miss reports `.closed`).
     @usableFromInline
     func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> Located? {
-        if isClosedNow {
-            return nil
-        }
-        return walkAncestors { $0.lookup(type: type, signature: signature) }
+        walkAncestors { $0.lookup(type: type, signature: signature) }
     }
 
-    /// Finds a named key. One copy for all types. Nil from a closed container.
+    /// Finds a named key. One copy for all types.
     @usableFromInline
     func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer, named name: String) -> Located? {
-        if isClosedNow {
-            return nil
-        }
-        return walkAncestors { $0.lookup(type: type, signature: signature, named: name) }
+        walkAncestors { $0.lookup(type: type, signature: signature, named: name) }
     }
 
     /// Probes this container's table, then each ancestor's, until one has the key.
@@ -104,17 +98,28 @@ extension Container {
     /// child, and `self` by the caller.
     @inline(__always)
     private func walkAncestors(_ probe: (ResolutionTable) -> UnsafeMutableRawPointer?) -> Located? {
+        // Two loops, so that a hit before any scope was left (nearly every
+        // lookup) tests nothing but the table.
         var container = Unmanaged.passUnretained(self)
-        var leftScope = false
         while true {
-            let step = container._withUnsafeGuaranteedRef { current in
-                (found: probe(current.table), isScope: current.isScope)
-            }
-            if let found = step.found, !leftScope || !Self.isScopeLocal(found) {
+            if let found = container._withUnsafeGuaranteedRef({ probe($0.table) }) {
                 return Located(definition: found, holder: container)
             }
-            if step.isScope {
-                leftScope = true
+            let next: (isScope: Bool, parent: Unmanaged<Container>?) = container._withUnsafeGuaranteedRef { current in
+                (current.isScope, current.parent.map { Unmanaged.passUnretained($0) })
+            }
+            guard let parent = next.parent else {
+                return nil
+            }
+            container = parent
+            if next.isScope {
+                break
+            }
+        }
+        // Above a scope: a scope-local copy there belongs to an outer scope.
+        while true {
+            if let found = container._withUnsafeGuaranteedRef({ probe($0.table) }), !Self.isScopeLocal(found) {
+                return Located(definition: found, holder: container)
             }
             let parent: Unmanaged<Container>? = container._withUnsafeGuaranteedRef { current in
                 current.parent.map { Unmanaged.passUnretained($0) }

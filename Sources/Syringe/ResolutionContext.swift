@@ -274,6 +274,14 @@ final class ResolutionContext {
         hasDeferredWork = true
     }
 
+    /// Queues `failure` to be thrown when the outermost resolve finishes: for
+    /// a failure found where throwing at once would cost the resolve path
+    /// (see `Container.applyHooks`). The resolve fails all the same.
+    func deferFailure(_ failure: ResolutionError, of definition: AnyDefinition) {
+        pending.append(PendingHook(definition: definition, run: { throw failure }, undo: nil))
+        hasDeferredWork = true
+    }
+
     /// Runs the queued callbacks (they may resolve more, joining this graph
     /// and queueing more callbacks), then drops the graph. Called by the
     /// outermost resolve only. When a callback throws, the callbacks after it
