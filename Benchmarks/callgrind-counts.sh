@@ -5,7 +5,7 @@
 # callgrind's instruction counts do not, so they are what proves that a change
 # did not make a resolve slower. Only the timed loops (`loopS…`) are counted.
 #
-#   bash Benchmarks/callgrind-counts.sh                    # S1–S7 and G1–G3, Syringe's column
+#   bash Benchmarks/callgrind-counts.sh                    # S1–S7, SC2 and G1–G3, Syringe's column
 #   bash Benchmarks/callgrind-counts.sh S1 S5              # some scenarios
 #   CONTENDER=swift-frozen bash Benchmarks/callgrind-counts.sh
 #   BINARY=/path/to/benchmarks bash Benchmarks/callgrind-counts.sh   # another build
@@ -20,7 +20,7 @@ ops=100000
 graph_ops=100
 scenarios=("$@")
 if (( ${#scenarios[@]} == 0 )); then
-    scenarios=(S1 S2 S3 S4 S5 S6 S7 G1 G2 G3)
+    scenarios=(S1 S2 S3 S4 S5 S6 S7 SC2 G1 G2 G3)
 fi
 
 binary="${BINARY:-}"

@@ -112,8 +112,8 @@ class AnyDefinition: @unchecked Sendable {
     /// to retire, and how to dispose of it, if it has disposers.
     func takeSharedInstanceForDisposal() -> PendingDisposal? { nil }
 
-    /// Whether `onDispose` (or a conformance to `Disposable`) gave this
-    /// registration something to run when its owner closes.
+    /// Whether `onDispose` gave this registration something to run when its
+    /// owner closes.
     var hasDisposers: Bool { false }
 
     /// A scope's own copy of this `.scoped` registration (see `Kind.scopeLocal`).
@@ -153,10 +153,6 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         self.factory = factory
         self.weakBox = kind == .weak ? WeakInstanceBox<T>() : nil
         super.init(kind: kind, key: key, argumentTypes: argumentTypes)
-        if kind != .forward, let disposer = Disposer<T>.conformance {
-            let hooks = Hooks<T>(callbacks: [], disposers: [disposer])
-            self.hooks.store(UnsafeRawPointer(Unmanaged.passRetained(hooks).toOpaque()), ordering: .releasing)
-        }
     }
 
     /// A copy for one scope, sharing the factory and the hooks.
@@ -200,7 +196,9 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// definition claimed (see `InstanceCreation`).
     @usableFromInline
     func publishShared(_ value: T) -> UnsafeRawPointer {
-        let made = InstanceBox(value, order: hasDisposers ? CreationOrder.next() : 0)
+        // Every box gets its place in the order: whether the instance
+        // conforms to `Disposable` is asked only when its owner closes.
+        let made = InstanceBox(value, order: CreationOrder.next())
         let box = UnsafeRawPointer(Unmanaged.passRetained(made).toOpaque())
         // Release: the box's `value` is visible to every acquire load that
         // sees the pointer. Sequentially consistent, against `close()`: the

@@ -1,7 +1,9 @@
 /// A type that releases what it holds when its owner is closed: a scope for
 /// `.scoped` instances, the container for `.shared` ones.
 ///
-/// A registration whose type conforms is disposed without an `onDispose`:
+/// A `.shared` or `.scoped` instance that conforms is disposed without an
+/// `onDispose`, whatever type it was registered as (before the
+/// registration's `onDispose` closures, if it has any):
 ///
 /// ```swift
 /// final class Connection: Disposable {
@@ -10,9 +12,8 @@
 /// container.register(type: Connection.self, in: .scoped) { _ in Connection() }
 /// ```
 ///
-/// The registered type is what counts: a registration of `any Store` whose
-/// instances happen to conform is not disposed unless `Store` refines
-/// `Disposable`, or the registration adds `onDispose`.
+/// `.new` and `.graph` instances are disposed only when their registration
+/// has an `onDispose`: Syringe does not inspect every transient it makes.
 public protocol Disposable {
     /// Releases what the instance holds. Called once, by `close()`.
     func dispose() throws
@@ -42,18 +43,6 @@ enum Disposer<T>: Sendable {
         case .sync(let body): try body(instance)
         case .async(let body): try await body(instance)
         }
-    }
-
-    /// The disposer a conformance to `Disposable` or `AsyncDisposable` gives
-    /// `T`, if `T` has one.
-    static var conformance: Disposer<T>? {
-        if T.self is any AsyncDisposable.Type {
-            return .async { instance in try await (instance as? any AsyncDisposable)?.dispose() }
-        }
-        if T.self is any Disposable.Type {
-            return .sync { instance in try (instance as? any Disposable)?.dispose() }
-        }
-        return nil
     }
 }
 

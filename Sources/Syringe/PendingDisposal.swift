@@ -13,8 +13,11 @@ struct PendingDisposal: @unchecked Sendable {
     let order: UInt64
     /// The registration, for the `DisposalError` text.
     let definition: AnyDefinition
-    /// The instance's disposers, each bound to the instance, in the order
-    /// they were added. Empty for an instance without any: it is only retired.
+    /// The instance's disposers, each bound to the instance: its
+    /// `Disposable` or `AsyncDisposable` conformance (asked here, when the
+    /// owner closes, not on every creation), then the registration's
+    /// `onDispose` closures in the order they were added. Empty for an
+    /// instance without any: it is only retired.
     let disposers: [() async throws -> Void]
     /// The `.shared` box the instance was taken from, retired after disposal:
     /// a resolve that began before the close may still be reading it.
@@ -23,9 +26,16 @@ struct PendingDisposal: @unchecked Sendable {
     init<T>(order: UInt64, of definition: Definition<T>, instance: T, retiring: AnyObject?) {
         self.order = order
         self.definition = definition
-        self.disposers = definition.loadHooks()?.disposers.map { disposer in
-            { try await disposer.run(instance) }
-        } ?? []
+        var disposers: [() async throws -> Void] = []
+        if let conforming = instance as? any AsyncDisposable {
+            disposers.append { try await conforming.dispose() }
+        } else if let conforming = instance as? any Disposable {
+            disposers.append { try conforming.dispose() }
+        }
+        for disposer in definition.loadHooks()?.disposers ?? [] {
+            disposers.append { try await disposer.run(instance) }
+        }
+        self.disposers = disposers
         self.retiring = retiring
     }
 

@@ -41,7 +41,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         /// The container resolved from (or the container or scope that owns
         /// the instance) has been closed.
         case closed
-        /// The registration has disposers (`onDispose` or `Disposable`), and
+        /// The registration has `onDispose` disposers, and
         /// nothing would run them: a `.new` or `.graph` instance resolved
         /// where no scope is, or a `.weak` one, which nobody owns.
         case disposerWithoutOwner(scope: Scope)
@@ -131,10 +131,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             text += "the container or scope it was resolved from, or that owns it, has been closed."
         case .disposerWithoutOwner(let scope):
             if scope == .weak {
-                text += "it has a disposer (onDispose or Disposable), and a .weak instance has no owner to run it. "
+                text += "it has an onDispose disposer, and a .weak instance has no owner to run it. "
                     + "Register it .scoped or .shared."
             } else {
-                text += "it is registered .\(scope) with a disposer (onDispose or Disposable), and no scope is on the path "
+                text += "it is registered .\(scope) with an onDispose disposer, and no scope is on the path "
                     + "to run it. Resolve it from a scope (`makeScope()`, `withScope`), or register it .scoped or .shared."
             }
         }

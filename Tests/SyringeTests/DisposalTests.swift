@@ -153,12 +153,28 @@ struct DisposalTests {
         let app = Container()
         app.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }.onDispose { _ in }
         app.register(type: SyncResource.self, in: .weak) { _ in SyncResource("weak", log: DisposalLog()) }
+            .onDispose { _ in }
         let error = try #require(expectResolutionError(.disposerWithoutOwner(scope: .new)) { try app.tryResolve(type: Tracked.self) })
         #expect(error.description.contains("no scope is on the path to run it"))
         let weak = try #require(expectResolutionError(.disposerWithoutOwner(scope: .weak)) {
             try app.makeScope().tryResolve(type: SyncResource.self)
         })
         #expect(weak.description.contains("a .weak instance has no owner to run it"))
+    }
+
+    @Test("a conforming instance is disposed whatever type it was registered as; a conforming .new one only with onDispose")
+    func conformanceIsAskedOfTheInstance() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: AnyObject.self, in: .scoped) { _ in SyncResource("behind AnyObject", log: log) }
+        app.register(type: AsyncResource.self, in: .new) { _ in AsyncResource("transient", log: log) }
+        // No scope needed, nothing kept: a .new instance without onDispose is not tracked.
+        _ = try app.tryResolve(type: AsyncResource.self)
+        let scope = app.makeScope()
+        _ = try scope.tryResolve(type: AnyObject.self)
+        _ = try scope.tryResolve(type: AsyncResource.self)
+        try await scope.close()
+        #expect(log.all == ["behind AnyObject"])
     }
 
     @Test("released, removed and replaced instances are not disposed: they may still be in use, and go with their last reference")

@@ -49,6 +49,10 @@ struct ReadmeExampleTests {
         c.register(type: Request.self, in: .new) { _ in Request() }
         c.register(type: UnitOfWork.self, in: .graph) { _ in UnitOfWork() }
         c.register(type: Cache.self, in: .weak) { _ in Cache() }
+        c.register(type: Cart.self, in: .scoped) { _ in Cart() }
+        let scope = c.makeScope()
+        #expect(scope.resolve(type: Cart.self) === scope.resolve(type: Cart.self))
+        #expect(scope.resolve(type: Cart.self) !== c.makeScope().resolve(type: Cart.self))
         let clock = c.resolve(type: Clock.self)
         #expect(c.resolve(type: Clock.self) === clock)
         #expect(c.resolve(type: Request.self) !== c.resolve(type: Request.self))
@@ -204,6 +208,7 @@ private final class SystemClock: Clock {}
 private final class Request {}
 private final class UnitOfWork {}
 private final class Cache {}
+private final class Cart {}
 private final class Manager: Sendable {}
 private final class Numbered: Sendable {
     let integer: Int

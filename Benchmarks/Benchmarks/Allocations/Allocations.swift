@@ -9,6 +9,7 @@
 //   ArgumentResolve   .new resolve with one Int runtime argument   1 000  (the instance only)
 //   NewChain5         five-level .new chain A→B→C→D→E              5 000  (the five instances only)
 //   Graph100          G1's 100-node .graph DAG, root resolve       100 000  (the 100 objects only)
+//   ScopedResolve     .scoped resolve of an instance the scope has 0  (nothing at all)
 //
 // The expected counts are checked in under Benchmarks/Thresholds/ and enforced
 // by Benchmarks/check-allocations.sh: any extra allocation fails the check.
@@ -28,6 +29,28 @@ final class D { let e: E; init(e: E) { self.e = e } }
 final class C { let d: D; init(d: D) { self.d = d } }
 final class B { let c: C; init(c: C) { self.c = c } }
 final class A { let b: B; init(b: B) { self.b = b } }
+
+final class RequestValue {
+    let id: Int
+    init(id: Int) { self.id = id }
+}
+final class UnitOfWork {
+    let request: RequestValue
+    let app: ServiceImpl
+    init(request: RequestValue, app: ServiceImpl) {
+        self.request = request
+        self.app = app
+    }
+}
+
+/// SC2's app: a `.shared` dependency (already made) and a `.scoped` unit of work.
+func scopedApp() -> Container {
+    let app = Container()
+    app.register(type: ServiceImpl.self) { _ in ServiceImpl() }
+    app.register(type: UnitOfWork.self, in: .scoped) { r in UnitOfWork(request: try r.resolve(), app: try r.resolve()) }
+    blackHole(app.resolve(type: ServiceImpl.self))
+    return app
+}
 
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
@@ -105,6 +128,17 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(GraphWorkload.g1.resolveSyringe(container))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("ScopedResolve", configuration: configuration) { benchmark in
+        let scope = scopedApp().makeScope()
+        scope.register(type: RequestValue.self, dependency: RequestValue(id: 1))
+        blackHole(scope.resolve(type: UnitOfWork.self))  // the scope's instance, and its copy of the registration
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(scope.resolve(type: UnitOfWork.self))
         }
         benchmark.stopMeasurement()
     }

@@ -84,6 +84,8 @@ let scenarios: [Scenario] = [
     Scenario(id: "G1", title: "100-node .graph DAG (194 edges), resolve the root", unit: .nsPerOp, target: nil, byHandLimit: 2),
     Scenario(id: "G2", title: "1 000-node .graph DAG (2 058 edges), resolve the root", unit: .nsPerOp, target: nil),
     Scenario(id: "G3", title: "100 nodes: 20 .shared, .graph and .new mixed (230 objects)", unit: .nsPerOp, target: nil),
+    Scenario(id: "SC1", title: "a request: makeScope, register, resolve .scoped, close", unit: .nsPerOp, target: 200),
+    Scenario(id: "SC2", title: ".scoped resolve (instance exists in the scope)", unit: .nsPerOp, target: nil),
     Scenario(id: "R", title: "register 10 000 services", unit: .nsPerRegistration, target: nil),
     Scenario(id: "M", title: "heap bytes per registration", unit: .bytesPerRegistration, target: nil),
 ]

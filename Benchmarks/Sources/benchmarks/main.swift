@@ -20,7 +20,7 @@ func printError(_ text: String) {
 let usage = """
     USAGE: benchmarks [--filter <substring>] [--json] [--contender <name>]... [--reps <n>] [--ops <n>] [--graph-ops <n>]
 
-      --filter <substring>  only the scenario with that id (S1…S7, G1…G3, R, M), or else those whose id or
+      --filter <substring>  only the scenario with that id (S1…S7, G1…G3, SC1, SC2, R, M), or else those whose id or
                             title contains it (case-insensitive), e.g. --filter S2, --filter shared
       --json                machine-readable output on stdout (progress still goes to stderr)
       --contender <name>    only these columns: syringe, by-hand, swift-locked, swift-frozen, swinject (repeatable)
@@ -132,6 +132,8 @@ for index in selected {
         case "G1": results[index, default: [:]][contender] = runner.graph(.g1, contender)
         case "G2": results[index, default: [:]][contender] = runner.graph(.g2, contender)
         case "G3": results[index, default: [:]][contender] = runner.graph(.g3, contender)
+        case "SC1": results[index, default: [:]][contender] = await runner.sc1(contender)
+        case "SC2": results[index, default: [:]][contender] = runner.sc2(contender)
         case "R": results[index, default: [:]][contender] = runner.r(contender)
         case "M": results[index, default: [:]][contender] = runner.m(contender)
         default: fatalError("unknown scenario \(scenario.id)")
@@ -230,6 +232,8 @@ let ratios = [
              value: quotient(median("G1", .swinject), median("G1", .syringe)), limit: 30, atMost: false),
     RunRatio(name: "G2 / G1, Syringe (10× the nodes; ideal about 10)",
              value: quotient(median("G2", .syringe), median("G1", .syringe)), limit: 11, atMost: true),
+    RunRatio(name: "SC2 / S2, Syringe (a scope's instance costs what a .shared one does)",
+             value: quotient(median("SC2", .syringe), median("S2", .syringe)), limit: 1.5, atMost: true),
 ].filter { $0.value != nil }
 
 // MARK: - Output
@@ -362,6 +366,10 @@ print("  • G1–G3: one op resolves the root of a generated DAG (Benchmarks/ge
 print("    objects with direct initialiser calls in dependency order (.shared ones made once beforehand). Every column's")
 print("    repetitions are sized to take ~\(Int(method.graphSecondsPerRep * 1000)) ms. Swinject: .graph (its default), .container, .transient;")
 print("    it has no G2 cell: G2 is 1 000 levels deep, and Swinject stops the program beyond 200 nested resolves.")
+print("  • SC1: one request: makeScope(), register the request's value, resolve a .scoped unit of work that needs it and")
+print("    a .shared dependency, await close(); a tenth of the ops. Swinject has no request scope: a child Container per")
+print("    request with the value and the unit of work (.container) registered in it, nothing to close. SC2: the unit of")
+print("    work, already made in the scope, resolved again (Swinject: from the child container).")
 print("  • R: \(Runner.registrationCount) registrations (1 000 types × unnamed + 9 names) into a fresh container per repetition,")
 print("    \(method.repetitions) repetitions (fewer ops than 10^6). M: growth of glibc mallinfo2 in-use bytes (incl. mmapped) over")
 print("    the same \(Runner.registrationCount) registrations, divided by \(Runner.registrationCount), 5 repetitions.")
