@@ -6,7 +6,8 @@ extension Container {
     /// outermost resolve), then converts it.
     ///
     /// Runs with a `Resolver` of the container that holds both the alias and
-    /// its target (`produceInScope` passes the holder).
+    /// its target (`produceInScope` passes the holder), or, for a `.scoped`
+    /// target, of the container that was asked.
     static func forwarding<T, U>(to target: Definition<T>, as alias: U.Type, name: String?) -> Definition<U>.Factory {
         { resolver, arguments in
             let holder = resolver.container

@@ -10,13 +10,16 @@ import Synchronization
 @usableFromInline
 class AnyDefinition: @unchecked Sendable {
     /// What a resolve does with the factory. `.forward` is an alias made by
-    /// `Registration.implements(_:name:)`: it resolves its target definition.
+    /// `Registration.implements(_:name:)`: it resolves its target definition
+    /// from the container holding both; `.forwardToScoped`, an alias of a
+    /// `.scoped` registration, from the container that was asked, whose
+    /// nearest scope owns the instance.
     /// `.scopeLocal` is the copy of a `.scoped` registration that a scope
     /// installs in its own table on the first resolve there, holding that
     /// scope's instance as `.shared` holds its (see Container+Scopes.swift).
     @usableFromInline
     enum Kind: UInt8, Sendable {
-        case new, shared, graph, weak, forward, scoped, scopeLocal
+        case new, shared, graph, weak, forward, forwardToScoped, scoped, scopeLocal
     }
 
     // Stored fields are ordered and sized to keep a registration small

@@ -84,7 +84,7 @@ public struct Registration<T>: Sendable {
     public func implements<U>(_ type: U.Type, name: String? = nil) -> Registration<T> {
         let target = definition
         let alias = Definition<U>(
-            kind: .forward,
+            kind: target.kind == .scoped ? .forwardToScoped : .forward,
             key: DefinitionKey(type: typeIdentity(U.self), signature: target.key.signature, name: name),
             argumentTypes: target.argumentTypes,
             factory: Container.forwarding(to: target, as: U.self, name: name)

@@ -23,6 +23,8 @@ extension Container {
                 // Its factory (see Aliases.swift) forwards from the holder,
                 // which holds both the alias and its target.
                 return try callFactory(definition, resolver: Resolver(container: holder), arguments: arguments, context: context)
+            case .forwardToScoped:
+                return try callFactory(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
             }
         }
     }

@@ -223,6 +223,22 @@ struct RequestScopeTests {
         #expect(afterReclamation { counter.alive == 0 }, "\(counter.alive) scoped instances alive after close")
     }
 
+    @Test("an alias (implements) of a .scoped registration yields the asking scope's instance")
+    func scopedAlias() throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "x"), counter: counter) }
+            .implements(AnyObject.self, name: "work")
+        let first = app.makeScope()
+        let second = app.makeScope()
+        let work = try first.tryResolve(type: RequestWork.self)
+        #expect(try first.tryResolve(type: AnyObject.self, name: "work") === work)
+        #expect(try second.tryResolve(type: AnyObject.self, name: "work") !== work)
+        #expect(try second.tryResolve(type: AnyObject.self, name: "work") === (try second.tryResolve(type: RequestWork.self)))
+        expectResolutionError(.noScope) { try app.tryResolve(type: AnyObject.self, name: "work") }
+        #expect(counter.created == 2)
+    }
+
     @Test("Scope.scoped prints as written")
     func scopedDescription() {
         #expect(Scope.scoped.description == "scoped")
