@@ -16,7 +16,7 @@ import Synchronization
 /// - a container's `close()`: the `.shared` instances it holds;
 /// - a scope's `close()`: its `.scoped` instances, the `.shared` instances of
 ///   registrations made in the scope (per-request values), and the `.new` and
-///   `.graph` instances with disposers resolved through it.
+///   `.graph` instances of registrations with `onDispose` resolved through it.
 extension Container {
     /// A new scope: a child container whose `.scoped` instances live until
     /// it is closed.
@@ -101,6 +101,8 @@ extension Container {
                 Reclamation.retire(box)
             }
         }
+        // The disposers' closures hold the instances too: drop them first, so
+        // that the poll below can free what nothing else holds.
         pending = []
         Reclamation.poll()
         if !failures.isEmpty {
