@@ -194,14 +194,6 @@ extension Container {
         }
     }
 
-    /// The definition this container's own table has for `key`. Inside a
-    /// read-side section or under the writer lock.
-    private func lookup(_ key: DefinitionKey) -> AnyDefinition? {
-        let raw = key.name.map { table.lookup(type: key.type, signature: key.signature, named: $0) }
-            ?? table.lookup(type: key.type, signature: key.signature)
-        return raw.map { Unmanaged<AnyDefinition>.fromOpaque($0).takeUnretainedValue() }
-    }
-
     /// The error for a `.scoped` registration resolved where no scope is:
     /// a captive dependency when a `.shared` or `.weak` factory asked for it
     /// (from its own container, above every scope), otherwise a missing scope.
@@ -219,7 +211,7 @@ extension Container {
     func trackForDisposal<T>(_ instance: T, of definition: Definition<T>, context: ResolutionContext) -> ResolutionError? {
         guard let scope = nearestScope else {
             let scope: Scope = definition.kind == .graph ? .graph : .new
-            return definition.error(.disposerWithoutOwner(scope: scope), path: Array(context.pathText(appending: "").dropLast()))
+            return definition.error(.disposerWithoutOwner(scope: scope), path: context.pathText)
         }
         let pending = PendingDisposal(order: CreationOrder.next(), of: definition, instance: instance, retiring: nil)
         let tracked = scope.writerLock.withLock { () -> Bool in
@@ -231,7 +223,7 @@ extension Container {
         }
         if !tracked {
             pending.abandon()
-            return definition.error(.closed, path: Array(context.pathText(appending: "").dropLast()))
+            return definition.error(.closed, path: context.pathText)
         }
         return nil
     }
@@ -247,7 +239,7 @@ extension Container {
         if let retracted = definition.retractShared(box) {
             PendingDisposal(order: 0, of: definition, instance: instance, retiring: retracted).abandon()
         }
-        throw definition.error(.closed, path: Array(context.pathText(appending: "").dropLast()))
+        throw definition.error(.closed, path: context.pathText)
     }
 }
 

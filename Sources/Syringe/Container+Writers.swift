@@ -33,10 +33,15 @@ extension Container {
     /// Whether `definition` is what its key leads to in this table now.
     /// Call with the writer lock held.
     private func isLive(_ definition: AnyDefinition) -> Bool {
-        let key = definition.key
-        let current = key.name.map { table.lookup(type: key.type, signature: key.signature, named: $0) }
+        lookup(definition.key) === definition
+    }
+
+    /// The definition this container's own table has for `key`. Inside a
+    /// read-side section or under the writer lock.
+    func lookup(_ key: DefinitionKey) -> AnyDefinition? {
+        let raw = key.name.map { table.lookup(type: key.type, signature: key.signature, named: $0) }
             ?? table.lookup(type: key.type, signature: key.signature)
-        return current == Unmanaged.passUnretained(definition).toOpaque()
+        return raw.map { Unmanaged<AnyDefinition>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// Publishes an alias of `target` (see `Registration.implements`), in one
@@ -121,19 +126,20 @@ extension Container {
 
     /// Adds a disposer to `definition`, retiring the hook list it replaces.
     func addDisposer<T>(_ disposer: Disposer<T>, to definition: Definition<T>) {
-        writerLock.withLock {
-            if let replaced = definition.addDisposer(disposer) {
-                Reclamation.retire(replaced)
-            }
-        }
-        Reclamation.poll()
+        replaceHooks { definition.addDisposer(disposer) }
     }
 
     /// Adds an `onResolved` callback to `definition`, retiring the callback
     /// list it replaces (a resolve may be running the old one).
     func addHook<T>(_ callback: @escaping Hooks<T>.Callback, to definition: Definition<T>) {
+        replaceHooks { definition.addHook(callback) }
+    }
+
+    /// Runs `replace` (which installs a definition's new hook list and
+    /// returns the old one) under the writer lock, and retires the old list.
+    private func replaceHooks(_ replace: () -> AnyObject?) {
         writerLock.withLock {
-            if let replaced = definition.addHook(callback) {
+            if let replaced = replace() {
                 Reclamation.retire(replaced)
             }
         }

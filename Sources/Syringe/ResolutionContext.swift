@@ -203,9 +203,14 @@ final class ResolutionContext {
         frameCapacity = capacity
     }
 
+    /// The path from the outermost request to the innermost frame.
+    var pathText: [String] {
+        (0..<depth).map { frames[$0].takeUnretainedValue().stepText }
+    }
+
     /// The path from the outermost request to `step`.
     func pathText(appending step: String) -> [String] {
-        (0..<depth).map { frames[$0].takeUnretainedValue().stepText } + [step]
+        pathText + [step]
     }
 
     /// The innermost `.shared` or `.weak` registration being built: the one a
@@ -233,8 +238,8 @@ final class ResolutionContext {
         if let error = error as? ResolutionError {
             return error
         }
-        let path = isBuilding(definition) ? pathText(appending: "").dropLast() : pathText(appending: definition.stepText)
-        return definition.error(.factoryFailed(error), path: Array(path))
+        let path = isBuilding(definition) ? pathText : pathText(appending: definition.stepText)
+        return definition.error(.factoryFailed(error), path: path)
     }
 
     /// Where `definition`'s instance in the current graph is, if it has one.
