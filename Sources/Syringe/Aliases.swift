@@ -24,4 +24,20 @@ extension Container {
             return converted
         }
     }
+
+    /// The factory of an alias of an async registration: the async engine's
+    /// `forwarding(to:as:name:)`.
+    static func forwardingAsync<T, U>(to target: Definition<T>, as alias: U.Type, name: String?) -> Definition<U>.AsyncFactory {
+        { resolver, arguments in
+            let holder = resolver.container
+            let instance = try await holder.produceAsync(target, holder: holder, arguments: arguments, parent: resolver.frame)
+            guard let converted = instance as? U else {
+                let step = TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
+                throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),
+                                      type: U.self, name: name, argumentTypes: target.argumentTypes,
+                                      path: (resolver.frame?.pathText ?? []) + [step])
+            }
+            return converted
+        }
+    }
 }

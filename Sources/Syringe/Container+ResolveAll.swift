@@ -28,6 +28,22 @@ extension Container {
     /// let plugins = try container.tryResolveAll(type: Plugin.self)
     /// ```
     public func tryResolveAll<T>(type: T.Type = T.self) throws(ResolutionError) -> [T] {
+        let found = registrations(of: T.self)
+        // The definitions are held; the section keeps what they point to (a
+        // `.shared` instance's box) alive while it is read.
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        var instances: [T] = []
+        instances.reserveCapacity(found.count)
+        for (definition, holder) in found {
+            instances.append(try produce(Located(definition, in: holder), as: T.self, arguments: Container.noArguments))
+        }
+        return instances
+    }
+
+    /// The argument-free registrations of `T`, one per name (a child's
+    /// replacing its ancestors'), the root's first, each with its holder.
+    func registrations<T>(of type: T.Type) -> [(definition: Definition<T>, holder: Container)] {
         var chain: [Container] = []
         var container: Container? = self
         while let current = container {
@@ -50,15 +66,6 @@ extension Container {
                 }
             }
         }
-        // The snapshot keeps the definitions alive; the section keeps what
-        // they point to (a `.shared` instance's box) alive while it is read.
-        let section = syr_read_enter()
-        defer { syr_read_exit(section) }
-        var instances: [T] = []
-        instances.reserveCapacity(found.count)
-        for (definition, holder) in found {
-            instances.append(try produce(Located(definition, in: holder), as: T.self, arguments: Container.noArguments))
-        }
-        return instances
+        return found
     }
 }

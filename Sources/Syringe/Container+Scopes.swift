@@ -1,3 +1,4 @@
+import CSyringeTable
 import Synchronization
 
 /// Request scopes: `.scoped` instances, one per scope, and disposal.
@@ -151,7 +152,7 @@ extension Container {
     @usableFromInline
     func produceScoped<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
         guard let scope = nearestScope else {
-            throw noScope(for: definition, context: context)
+            throw noScope(for: definition, path: context.pathText(appending: definition.stepText), captor: context.innermostSingleton())
         }
         if scope.isClosed {
             throw definition.error(.closed, path: context.pathText(appending: definition.stepText))
@@ -170,7 +171,7 @@ extension Container {
     /// A `.scoped` registration made in this scope itself holds the key: its
     /// copy goes under a key of its own (`ScopeLocalCopy`), found on the slow
     /// path only.
-    private func scopeLocal(of definition: AnyDefinition) -> AnyDefinition {
+    func scopeLocal(of definition: AnyDefinition) -> AnyDefinition {
         let key = definition.key
         let ownCopyKey = DefinitionKey(type: key.type, signature: ScopeLocalCopy.identity, name: key.name)
         if let copy = lookup(ownCopyKey) {
@@ -194,12 +195,20 @@ extension Container {
         }
     }
 
+    /// `scopeLocal(of:)` for the async engine, which holds no read-side
+    /// section of its own.
+    func scopeLocalInSection(of definition: AnyDefinition) -> AnyDefinition {
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        return scopeLocal(of: definition)
+    }
+
     /// The error for a `.scoped` registration resolved where no scope is:
-    /// a captive dependency when a `.shared` or `.weak` factory asked for it
-    /// (from its own container, above every scope), otherwise a missing scope.
-    private func noScope(for definition: AnyDefinition, context: ResolutionContext) -> ResolutionError {
-        let path = context.pathText(appending: definition.stepText)
-        if let captor = context.innermostSingleton() {
+    /// a captive dependency when a `.shared` or `.weak` factory (`captor`, the
+    /// innermost on the path) asked for it, from its own container, above
+    /// every scope; otherwise a missing scope.
+    func noScope(for definition: AnyDefinition, path: [String], captor: AnyDefinition?) -> ResolutionError {
+        if let captor {
             return definition.error(.captiveDependency(captor: captor.stepText, captorScope: captor.kind == .weak ? .weak : .shared), path: path)
         }
         return definition.error(.noScope, path: path)
@@ -208,10 +217,10 @@ extension Container {
     /// Hands a `.new` or `.graph` instance with disposers to the nearest
     /// scope, which disposes it when it closes; the error to fail the resolve
     /// with when there is no open scope. Call inside the instance's frame.
-    func trackForDisposal<T>(_ instance: T, of definition: Definition<T>, context: ResolutionContext) -> ResolutionError? {
+    func trackForDisposal<T>(_ instance: T, of definition: Definition<T>, path: @autoclosure () -> [String]) -> ResolutionError? {
         guard let scope = nearestScope else {
             let scope: Scope = definition.kind == .graph ? .graph : .new
-            return definition.error(.disposerWithoutOwner(scope: scope), path: context.pathText)
+            return definition.error(.disposerWithoutOwner(scope: scope), path: path())
         }
         let pending = PendingDisposal(order: CreationOrder.next(), of: definition, instance: instance, retiring: nil)
         let tracked = scope.writerLock.withLock { () -> Bool in
@@ -223,7 +232,7 @@ extension Container {
         }
         if !tracked {
             pending.abandon()
-            return definition.error(.closed, path: context.pathText)
+            return definition.error(.closed, path: path())
         }
         return nil
     }
@@ -234,12 +243,12 @@ extension Container {
     /// check and `close()` always sees the other: each writes (the box; the
     /// closed flag) before it reads the other's, all sequentially consistent.
     /// Whoever takes the box disposes the instance, exactly once.
-    func publishOrAbandon<T>(_ instance: T, box: UnsafeRawPointer, of definition: Definition<T>, context: ResolutionContext) throws(ResolutionError) {
+    func publishOrAbandon<T>(_ instance: T, box: UnsafeRawPointer, of definition: Definition<T>, path: @autoclosure () -> [String]) throws(ResolutionError) {
         guard isClosed else { return }
         if let retracted = definition.retractShared(box) {
             PendingDisposal(order: 0, of: definition, instance: instance, retiring: retracted).abandon()
         }
-        throw definition.error(.closed, path: context.pathText)
+        throw definition.error(.closed, path: path())
     }
 }
 

@@ -27,6 +27,10 @@ class AnyDefinition: @unchecked Sendable {
 
     @usableFromInline
     let kind: Kind
+    /// Whether the factory is async (see `AsyncEngine.swift`): a synchronous
+    /// resolve reports `.registeredAsync` instead of running it. Fits beside
+    /// `kind` in the first word.
+    let isAsync: Bool
     /// See `index`. 32 bits: fits beside `kind` in one word.
     @usableFromInline
     let index32: UInt32
@@ -74,8 +78,9 @@ class AnyDefinition: @unchecked Sendable {
 
     /// `argumentTypes` are those of `key.signature`: recorded once per
     /// signature, not kept here.
-    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type]) {
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], isAsync: Bool) {
         self.kind = kind
+        self.isAsync = isAsync
         self.key = key
         if !argumentTypes.isEmpty {
             SignatureTypes.shared.record(argumentTypes, for: key.signature)
@@ -142,27 +147,43 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     @usableFromInline
     typealias Factory = @Sendable (Resolver, UnsafeRawPointer) throws -> T
 
+    /// An async registration's factory. The argument tuple stays valid
+    /// until the resolve returns, across suspensions.
+    @usableFromInline
+    typealias AsyncFactory = @Sendable (Resolver, UnsafeRawPointer) async throws -> T
+
     /// A retained `Hooks<T>` once `onResolved` was called.
     @usableFromInline
     let hooks = Atomic<UnsafeRawPointer?>(nil)
-    /// The `.weak` state; nil for the other kinds.
-    @usableFromInline
-    let weakBox: WeakInstanceBox<T>?
+    /// The `.weak` state and the async factory: both rare, so one optional
+    /// word holds them (a registration stays within its allocation size).
+    let extras: DefinitionExtras<T>?
+    /// For a synchronous registration, its factory; for an async one, a
+    /// factory that throws `AsyncOnly`, so that a synchronous resolve fails
+    /// with `.registeredAsync` through the path every failure takes.
     @usableFromInline
     let factory: Factory
 
     @usableFromInline
     init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory) {
         self.factory = factory
-        self.weakBox = kind == .weak ? WeakInstanceBox<T>() : nil
-        super.init(kind: kind, key: key, argumentTypes: argumentTypes)
+        self.extras = kind == .weak ? DefinitionExtras(weak: WeakInstanceBox<T>(), asyncFactory: nil) : nil
+        super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: false)
     }
 
-    /// A copy for one scope, sharing the factory and the hooks.
+    /// An async registration.
+    @usableFromInline
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], asyncFactory: @escaping AsyncFactory) {
+        self.factory = { _, _ in throw AsyncOnly() }
+        self.extras = DefinitionExtras(weak: kind == .weak ? WeakInstanceBox<T>() : nil, asyncFactory: asyncFactory)
+        super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
+    }
+
+    /// A copy for one scope, sharing the factories and the hooks.
     private init(scopeLocalCopyOf original: Definition<T>, key: DefinitionKey) {
         self.factory = original.factory
-        self.weakBox = nil
-        super.init(kind: .scopeLocal, key: key, argumentTypes: original.argumentTypes)
+        self.extras = original.extras
+        super.init(kind: .scopeLocal, key: key, argumentTypes: original.argumentTypes, isAsync: original.isAsync)
         if let hooks = original.hooks.load(ordering: .acquiring) {
             self.hooks.store(UnsafeRawPointer(Unmanaged<Hooks<T>>.fromOpaque(hooks).retain().toOpaque()), ordering: .releasing)
         }
@@ -174,6 +195,11 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 
     override var serviceType: Any.Type { T.self }
 
+    /// The `.weak` state; nil for the other kinds.
+    var weakBox: WeakInstanceBox<T>? { extras?.weak }
+
+    /// The async factory; nil for a synchronous registration.
+    var asyncFactory: AsyncFactory? { extras?.asyncFactory }
 
     deinit {
         if let box = sharedBox.load(ordering: .acquiring) {
@@ -287,6 +313,21 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         return old.map { Unmanaged<Hooks<T>>.fromOpaque($0).takeRetainedValue() }
     }
 }
+
+/// What few registrations need: a `.weak` one its box, an async one its factory.
+final class DefinitionExtras<T>: Sendable {
+    let weak: WeakInstanceBox<T>?
+    let asyncFactory: Definition<T>.AsyncFactory?
+
+    init(weak: WeakInstanceBox<T>?, asyncFactory: Definition<T>.AsyncFactory?) {
+        self.weak = weak
+        self.asyncFactory = asyncFactory
+    }
+}
+
+/// What the synchronous factory of an async registration throws (see
+/// `ResolutionContext.failure`).
+struct AsyncOnly: Error {}
 
 /// The `onResolved` callbacks and the disposers of one definition, kept in
 /// one object so that a registration without either pays one word for both.

@@ -11,9 +11,10 @@ extension Container {
     /// The error for a key that is registered nowhere in the chain, with near
     /// matches. Runs only on failure; cost is linear in the registrations.
     @usableFromInline
-    func notRegistered<T>(_ type: T.Type, name: String?, signature: UnsafeRawPointer, argumentTypes: [Any.Type]) -> ResolutionError {
-        let context = ResolutionContext.current
-        let path = context.pathText(appending: TypeName.step(T.self, name: name, argumentTypes: argumentTypes))
+    func notRegistered<T>(_ type: T.Type, name: String?, signature: UnsafeRawPointer, argumentTypes: [Any.Type],
+                          asyncParent: AsyncFrame? = nil) -> ResolutionError {
+        let step = TypeName.step(T.self, name: name, argumentTypes: argumentTypes)
+        let path = (asyncParent?.pathText ?? ResolutionContext.current.pathText) + [step]
         var walked: Container? = self
         while let current = walked {
             if current.isClosed {

@@ -93,9 +93,7 @@ extension Container {
                     return instance
                 }
                 return try asOutermostIfIdle(context) { () throws(ResolutionError) -> T in
-                    let instance = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
-                    context.storeGraphInstance(instance, of: definition)
-                    return instance
+                    try reuseOrConstructInGraphSlowly(definition, arguments: arguments, context: context)
                 }
             }
         }
@@ -155,7 +153,7 @@ extension Container {
     @usableFromInline
     func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver, context: ResolutionContext) {
         context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
-        if !hooks.disposers.isEmpty, let failure = trackForDisposal(instance, of: definition, context: context) {
+        if !hooks.disposers.isEmpty, let failure = trackForDisposal(instance, of: definition, path: context.pathText) {
             context.deferFailure(failure, of: definition)
         }
     }

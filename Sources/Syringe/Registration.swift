@@ -83,12 +83,13 @@ public struct Registration<T>: Sendable {
     @discardableResult
     public func implements<U>(_ type: U.Type, name: String? = nil) -> Registration<T> {
         let target = definition
-        let alias = Definition<U>(
-            kind: target.kind == .scoped ? .forwardToScoped : .forward,
-            key: DefinitionKey(type: typeIdentity(U.self), signature: target.key.signature, name: name),
-            argumentTypes: target.argumentTypes,
-            factory: Container.forwarding(to: target, as: U.self, name: name)
-        )
+        let kind: AnyDefinition.Kind = target.kind == .scoped ? .forwardToScoped : .forward
+        let key = DefinitionKey(type: typeIdentity(U.self), signature: target.key.signature, name: name)
+        let alias = target.isAsync
+            ? Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes,
+                            asyncFactory: Container.forwardingAsync(to: target, as: U.self, name: name))
+            : Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes,
+                            factory: Container.forwarding(to: target, as: U.self, name: name))
         container.install(alias: alias, of: target)
         return self
     }

@@ -73,6 +73,15 @@ final class ResolutionContext {
         let undo: ((ResolutionContext) -> Void)?
     }
 
+    /// The async resolve that this thread's synchronous resolve runs inside:
+    /// set by the async engine while it runs a synchronous registration (see
+    /// `Container.produceBridged`), so that the path of an error starts at
+    /// the async resolve's outermost request and `.graph` instances are
+    /// shared with its graph. Nil otherwise.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var asyncParent: AsyncFrame?
+
     /// True when no resolve is in progress on this thread.
     @inlinable
     var isIdle: Bool { depth == 0 && !finishing }
@@ -205,7 +214,7 @@ final class ResolutionContext {
 
     /// The path from the outermost request to the innermost frame.
     var pathText: [String] {
-        (0..<depth).map { frames[$0].takeUnretainedValue().stepText }
+        (asyncParent?.pathText ?? []) + (0..<depth).map { frames[$0].takeUnretainedValue().stepText }
     }
 
     /// The path from the outermost request to `step`.
@@ -222,7 +231,7 @@ final class ResolutionContext {
                 return definition
             }
         }
-        return nil
+        return asyncParent?.innermostSingleton
     }
 
     /// Whether `definition` is being built by this thread right now.
@@ -239,6 +248,12 @@ final class ResolutionContext {
             return error
         }
         let path = isBuilding(definition) ? pathText : pathText(appending: definition.stepText)
+        if error is AsyncOnly {
+            // An async registration asked for synchronously; if the async
+            // resolve around this one is building it, that is a cycle.
+            let reason: ResolutionError.Reason = asyncParent?.contains(definition) == true ? .cycle : .registeredAsync
+            return definition.error(reason, path: path)
+        }
         return definition.error(.factoryFailed(error), path: path)
     }
 
@@ -254,6 +269,21 @@ final class ResolutionContext {
         }
         return Unmanaged<InstanceBox<T>>.fromOpaque(value.load(as: UnsafeRawPointer.self))
             ._withUnsafeGuaranteedRef { $0.value }
+    }
+
+    /// A `.graph` instance that the async resolve around this one has
+    /// (see `asyncParent`). Not inlined: only a synchronous registration
+    /// resolved by the async engine gets here with a parent.
+    @usableFromInline
+    func bridgedGraphInstance<T>(of definition: Definition<T>) -> T? {
+        asyncParent?.resolution.graphInstance(of: definition)
+    }
+
+    /// Keeps a new `.graph` instance in the async resolve around this one,
+    /// if any, and returns the instance the graph uses.
+    @usableFromInline
+    func bridgeGraphInstance<T>(_ instance: T, of definition: Definition<T>) -> T {
+        asyncParent?.resolution.storeGraphInstance(instance, of: definition) ?? instance
     }
 
     /// Keeps `instance` as `definition`'s instance for the rest of the graph.

@@ -45,6 +45,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         /// nothing would run them: a `.new` or `.graph` instance resolved
         /// where no scope is, or a `.weak` one, which nobody owns.
         case disposerWithoutOwner(scope: Scope)
+        /// The registration has an async factory, and was resolved
+        /// synchronously: resolve it with `await` (`resolveAsync`, or
+        /// `try await r.resolve()` in an async factory).
+        case registeredAsync
+        /// The resolving task was cancelled while it waited for another
+        /// task to create the instance.
+        case cancelled
     }
 
     /// The kind of failure.
@@ -129,6 +136,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "Register \(captor) .scoped or .new, or resolve \(TypeName.of(type)) where it is used."
         case .closed:
             text += "the container or scope it was resolved from, or that owns it, has been closed."
+        case .registeredAsync:
+            text += "it is registered with an async factory, and was resolved synchronously. "
+                + "Resolve it with await: `try await container.resolveAsync(type: \(TypeName.of(type)).self)`, "
+                + "or `try await r.resolve()` in a factory, which must then be async itself."
+        case .cancelled:
+            text += "the task was cancelled while it waited for another task to create the instance."
         case .disposerWithoutOwner(let scope):
             if scope == .weak {
                 text += "it has an onDispose disposer, and a .weak instance has no owner to run it. "

@@ -16,10 +16,21 @@ public struct Resolver: Sendable {
     /// `.shared`/`.weak` factory the one that holds the registration.
     @usableFromInline
     let container: Container
+    /// For an async factory, the frame of the registration it builds: the
+    /// async resolve its own resolves join (see `AsyncFrame`). Nil for a
+    /// synchronous factory, whose resolves join its thread's.
+    @usableFromInline
+    let frame: AsyncFrame?
 
     @inlinable
     init(container: Container) {
         self.container = container
+        self.frame = nil
+    }
+
+    init(container: Container, frame: AsyncFrame?) {
+        self.container = container
+        self.frame = frame
     }
 
     /// Resolves a dependency; see `Container.tryResolve(type:name:)`.
@@ -58,5 +69,50 @@ public struct Resolver: Sendable {
     /// Resolves every registration of `type`; see `Container.resolveAll(type:)`.
     public func resolveAll<T>(type: T.Type = T.self) throws(ResolutionError) -> [T] {
         try container.tryResolveAll(type: type)
+    }
+
+    // MARK: Async
+
+    /// Resolves a dependency from an async factory, joining its resolve:
+    /// `.graph` instances are shared and cycles are reported with the whole
+    /// path, across suspensions and child tasks. See `Container.resolveAsync`.
+    ///
+    /// ```swift
+    /// container.register(type: Repo.self, in: .new) { (r: Resolver) async throws in
+    ///     Repo(db: try await r.resolve())
+    /// }
+    /// ```
+    public func resolve<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T {
+        try await container.resolveAsync(type: type, name: name, parent: frame)
+    }
+
+    /// Resolves a dependency registered with runtime arguments from an async
+    /// factory; see `Container.resolveAsync(type:name:arguments:)`.
+    ///
+    /// ```swift
+    /// let report = try await r.resolve(type: Report.self, arguments: 11)
+    /// ```
+    public func resolve<T, each Argument>(type: T.Type = T.self, name: String? = nil, arguments: repeat each Argument) async throws(ResolutionError) -> T {
+        try await container.resolveAsync(type: type, name: name, arguments: repeat each arguments, parent: frame)
+    }
+
+    /// Resolves a dependency from an async factory if it is registered; nil
+    /// only when it is not.
+    ///
+    /// ```swift
+    /// let analytics: Analytics? = try await r.resolveIfRegistered()
+    /// ```
+    public func resolveIfRegistered<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T? {
+        try await container.resolveIfRegisteredAsync(type: type, name: name, parent: frame)
+    }
+
+    /// Resolves every registration of `type` from an async factory; see
+    /// `Container.resolveAllAsync(type:)`.
+    ///
+    /// ```swift
+    /// let plugins: [Plugin] = try await r.resolveAll()
+    /// ```
+    public func resolveAll<T>(type: T.Type = T.self) async throws(ResolutionError) -> [T] {
+        try await container.resolveAllAsync(type: type, parent: frame)
     }
 }

@@ -36,7 +36,23 @@ extension Container {
         if let instance = context.graphInstance(of: definition) {
             return instance
         }
-        let instance = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
+        return try reuseOrConstructInGraphSlowly(definition, arguments: arguments, context: context)
+    }
+
+    /// `.graph` when this thread's graph does not have the instance: the
+    /// async graph around this resolve may (see
+    /// `ResolutionContext.asyncParent`), or it is built.
+    @inlinable
+    @inline(__always)
+    func reuseOrConstructInGraphSlowly<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        if context.asyncParent != nil, let instance = context.bridgedGraphInstance(of: definition) {
+            context.storeGraphInstance(instance, of: definition)
+            return instance
+        }
+        var instance = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
+        if context.asyncParent != nil {
+            instance = context.bridgeGraphInstance(instance, of: definition)
+        }
         context.storeGraphInstance(instance, of: definition)
         return instance
     }
@@ -58,7 +74,7 @@ extension Container {
             let resolver = Resolver(container: holder)
             let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
             let box = definition.publishShared(instance)
-            try holder.publishOrAbandon(instance, box: box, of: definition, context: context)
+            try holder.publishOrAbandon(instance, box: box, of: definition, path: context.pathText)
             if let hooks = definition.loadHooks() {
                 context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { _ in
                     if let retracted = definition.retractShared(box) {

@@ -1,0 +1,289 @@
+public import CSyringeTable
+
+/// The async engine: what `Engine.swift` and `Scopes.swift` are to a
+/// synchronous resolve, for `resolveAsync` and for the resolves of async
+/// factories.
+///
+/// A synchronous registration is handed to the synchronous engine
+/// (`produceBridged`): its factory cannot suspend, so everything it builds
+/// runs on the current thread, joined to the async resolve around it through
+/// `ResolutionContext.asyncParent`. An async registration is built here,
+/// with its state carried by `AsyncFrame`s instead of a thread, and with
+/// `AsyncClaims` in place of `InstanceCreation`, so that no thread ever waits
+/// for a suspended factory.
+///
+/// Definitions and containers are held strongly here: the read-side section
+/// that keeps what a lock-free lookup found alive belongs to one thread and
+/// cannot stay open across a suspension, so each lookup takes its
+/// references inside its section (`startAsync`) and closes it at once.
+extension Container {
+    /// What the lookup that starts an async resolve found: an existing
+    /// `.shared` instance, or the definition to produce one from.
+    @usableFromInline
+    enum AsyncStart<T> {
+        case instance(T)
+        case definition(Definition<T>, holder: Container)
+    }
+
+    /// Finds the key, inside a read-side section; nil when it is registered
+    /// nowhere in the chain.
+    @inlinable
+    func startAsync<T>(_ type: T.Type, name: String?, signature: UnsafeRawPointer) -> AsyncStart<T>? {
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        guard let located = locate(type: typeIdentity(T.self), signature: signature, name: name) else {
+            return nil
+        }
+        // The key's type identity is `T`'s, so the definition is a `Definition<T>`.
+        let definition = Unmanaged<Definition<T>>.fromOpaque(located.definition)
+        if let instance = definition._withUnsafeGuaranteedRef({ $0.sharedInstance() }) {
+            return .instance(instance)
+        }
+        return .definition(definition.takeUnretainedValue(), holder: located.holder.takeUnretainedValue())
+    }
+
+    /// Produces an instance of `definition`, held by `holder`, for an async
+    /// resolve; `parent` is the frame whose factory asked (nil: outermost).
+    @usableFromInline
+    func produceAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        guard definition.isAsync else {
+            return try produceBridged(definition, holder: holder, arguments: arguments, parent: parent)
+        }
+        if isClosed {
+            throw definition.error(.closed, path: path(to: definition, below: parent))
+        }
+        switch definition.kind {
+        case .new:
+            return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
+                try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+            }
+        case .shared:
+            return try await createSharedAsync(definition, holder: holder, arguments: arguments, parent: parent)
+        case .graph:
+            return try await reuseOrConstructInGraphAsync(definition, arguments: arguments, parent: parent)
+        case .weak:
+            return try await reuseOrCreateWeakAsync(definition, holder: holder, arguments: arguments, parent: parent)
+        case .scoped, .scopeLocal:
+            return try await produceScopedAsync(definition, holder: holder, arguments: arguments, parent: parent)
+        case .forward:
+            // An alias has no frame of its own, as on the synchronous path.
+            return try await callAsyncFactory(definition, resolver: Resolver(container: holder, frame: parent), arguments: arguments, frame: parent)
+        case .forwardToScoped:
+            return try await callAsyncFactory(definition, resolver: Resolver(container: self, frame: parent), arguments: arguments, frame: parent)
+        }
+    }
+
+    /// A synchronous registration inside an async resolve: the synchronous
+    /// engine on this thread, told which async resolve it runs inside.
+    ///
+    /// Safe with the thread's context because nothing here can suspend: the
+    /// context is idle when an async resolve runs on its thread (a
+    /// synchronous factory cannot await), and it is idle again, with its
+    /// `asyncParent` cleared, before this returns.
+    func produceBridged<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) throws(ResolutionError) -> T {
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        guard let parent else {
+            return try produce(Located(definition, in: holder), as: T.self, arguments: arguments)
+        }
+        let context = ResolutionContext.current
+        let outer = context.asyncParent
+        context.asyncParent = parent
+        defer { context.asyncParent = outer }
+        return try produce(Located(definition, in: holder), as: T.self, arguments: arguments)
+    }
+
+    /// Runs `body` in a new frame for `definition`; when that frame is the
+    /// outermost, then runs the resolve's deferred `onResolved` callbacks,
+    /// or takes back what it published if it failed.
+    func inFrame<T>(_ definition: AnyDefinition, parent: AsyncFrame?,
+                    _ body: (AsyncFrame) async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
+        let frame = try AsyncFrame.enter(definition, parent: parent)
+        guard parent == nil else {
+            return try await body(frame)
+        }
+        do throws(ResolutionError) {
+            let instance = try await body(frame)
+            try frame.resolution.finish()
+            return instance
+        } catch {
+            frame.resolution.abandon()
+            throw error
+        }
+    }
+
+    /// The factory of `definition`, in `frame`, and its hooks: `onResolved`
+    /// callbacks queued for the end of the resolve, and a `.new` or `.graph`
+    /// instance with disposers handed to the nearest scope.
+    func constructAsync<T>(_ definition: Definition<T>, resolvingFrom container: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
+        let resolver = Resolver(container: container, frame: frame)
+        let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+        if let hooks = definition.loadHooks() {
+            frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
+            if !hooks.disposers.isEmpty, let failure = trackForDisposal(instance, of: definition, path: frame.pathText) {
+                throw failure
+            }
+        }
+        return instance
+    }
+
+    /// Calls the async factory, turning what it throws into a `ResolutionError`.
+    func callAsyncFactory<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, frame: AsyncFrame?) async throws(ResolutionError) -> T {
+        // Only async definitions get here, and every one has an async factory.
+        let factory = definition.asyncFactory.unsafelyUnwrapped
+        do {
+            return try await factory(resolver, arguments)
+        } catch {
+            if let error = error as? ResolutionError {
+                throw error
+            }
+            throw frame?.failure(error) ?? definition.error(.factoryFailed(error), path: [definition.stepText])
+        }
+    }
+
+    /// `.shared` (and a scope's own instance of a `.scoped` registration):
+    /// created once, by one task, while the others suspend (`AsyncClaims`).
+    func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
+            let key = ObjectIdentifier(definition)
+            while true {
+                if let instance = definition.sharedInstanceInSection() {
+                    return instance
+                }
+                if try await AsyncClaims.acquire(key, for: frame) {
+                    break
+                }
+            }
+            defer { AsyncClaims.release(key) }
+            if let instance = definition.sharedInstanceInSection() {
+                return instance   // created between the check and the claim
+            }
+            let resolver = Resolver(container: holder, frame: frame)
+            let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+            let box = definition.publishShared(instance)
+            try holder.publishOrAbandon(instance, box: box, of: definition, path: frame.pathText)
+            if let hooks = definition.loadHooks() {
+                frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
+                    if let retracted = definition.retractShared(box) {
+                        Reclamation.retire(retracted)
+                    }
+                }
+            }
+            return instance
+        }
+    }
+
+    /// `.graph`: the instance this async graph already has, or one built by
+    /// one task of the graph while the others (child tasks of its factories)
+    /// suspend.
+    func reuseOrConstructInGraphAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        if let parent, let instance = parent.resolution.graphInstance(of: definition) {
+            return instance
+        }
+        return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
+            let slot = frame.resolution.slot(for: definition)
+            let key = ObjectIdentifier(slot)
+            while true {
+                if let instance = frame.resolution.value(in: slot, as: T.self) {
+                    return instance
+                }
+                if try await AsyncClaims.acquire(key, for: frame) {
+                    break
+                }
+            }
+            defer { AsyncClaims.release(key) }
+            if let instance = frame.resolution.value(in: slot, as: T.self) {
+                return instance
+            }
+            let instance = try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+            return frame.resolution.store(instance, in: slot)
+        }
+    }
+
+    /// `.weak`: the live instance, or a new one made by one task at a time.
+    func reuseOrCreateWeakAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        if definition.hasDisposers {
+            throw definition.error(.disposerWithoutOwner(scope: .weak), path: path(to: definition, below: parent))
+        }
+        return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
+            let key = ObjectIdentifier(definition)
+            while true {
+                if let instance = try definition.liveWeakInstance() {
+                    return instance
+                }
+                if try await AsyncClaims.acquire(key, for: frame) {
+                    break
+                }
+            }
+            defer { AsyncClaims.release(key) }
+            if let instance = try definition.liveWeakInstance() {
+                return instance
+            }
+            let resolver = Resolver(container: holder, frame: frame)
+            let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+            let created = try definition.storeWeakInstance(instance)
+            if let hooks = definition.loadHooks(), let created {
+                frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
+                    try? definition.withWeakBox { $0.forget(ifHolding: created) }
+                }
+            }
+            return instance
+        }
+    }
+
+    /// `.scoped`: the nearest scope's instance, created once per scope.
+    func produceScopedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        guard let scope = nearestScope else {
+            throw noScope(for: definition, path: path(to: definition, below: parent), captor: parent?.innermostSingleton)
+        }
+        if scope.isClosed {
+            throw definition.error(.closed, path: path(to: definition, below: parent))
+        }
+        if definition.kind == .scopeLocal && holder === scope {
+            return try await createSharedAsync(definition, holder: scope, arguments: arguments, parent: parent)
+        }
+        let local = unsafeDowncast(scope.scopeLocalInSection(of: definition), to: Definition<T>.self)
+        if let instance = local.sharedInstanceInSection() {
+            return instance
+        }
+        return try await scope.createSharedAsync(local, holder: scope, arguments: arguments, parent: parent)
+    }
+
+    /// The path of an error about `definition`, asked for by `parent`'s factory.
+    func path(to definition: AnyDefinition, below parent: AsyncFrame?) -> [String] {
+        (parent?.pathText ?? []) + [definition.stepText]
+    }
+}
+
+extension Definition {
+    /// `sharedInstance()` for the async engine, which holds no read-side
+    /// section of its own: the box it reads must not be freed meanwhile.
+    func sharedInstanceInSection() -> T? {
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        return sharedInstance()
+    }
+
+    /// Runs `body` with the `.weak` box, holding the definition's claim for
+    /// this thread (see `InstanceCreation`), which nothing keeps across a
+    /// suspension: only a thread creating the instance synchronously holds it
+    /// longer, and for an async registration that thread only fails.
+    func withWeakBox<R>(_ body: (WeakInstanceBox<T>) -> R) throws(ResolutionError) -> R {
+        try InstanceCreation.acquire(self, context: ResolutionContext.current)
+        defer { InstanceCreation.release(self) }
+        return body(weakBox.unsafelyUnwrapped)
+    }
+
+    /// The `.weak` instance if it is alive.
+    func liveWeakInstance() throws(ResolutionError) -> T? {
+        try withWeakBox { $0.load() }
+    }
+
+    /// Keeps `instance` weakly; returns the object it refers to, if kept.
+    func storeWeakInstance(_ instance: T) throws(ResolutionError) -> ObjectIdentifier? {
+        try withWeakBox { box in
+            box.store(instance)
+            return box.storedObject
+        }
+    }
+}

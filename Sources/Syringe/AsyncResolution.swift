@@ -1,0 +1,232 @@
+/// The state of an async resolve: what `ResolutionContext` is to a
+/// synchronous one.
+///
+/// A synchronous resolve keeps its state in its thread's context, because
+/// everything it builds runs on that thread. An async factory may suspend and
+/// resume on another thread, and may resolve from several child tasks at
+/// once (`async let`), so the async engine keeps its state with the resolve
+/// instead: each factory's `Resolver` carries the `AsyncFrame` of the
+/// registration being built, whose parents are the path to the outermost
+/// request, and every frame of one outermost resolve shares one
+/// `AsyncResolution` (its `.graph` instances and deferred callbacks).
+///
+/// Frames are immutable, so child tasks can share their parent's safely;
+/// the resolution's mutable state is behind its lock, which is never held
+/// while a factory or callback runs.
+@usableFromInline
+final class AsyncFrame: Sendable {
+    /// The registration this frame builds.
+    let definition: AnyDefinition
+    /// The frame whose factory asked for this one; nil for the outermost.
+    let parent: AsyncFrame?
+    let resolution: AsyncResolution
+    /// Frames from the outermost to this one.
+    let depth: Int
+
+    private init(definition: AnyDefinition, parent: AsyncFrame?, resolution: AsyncResolution) {
+        self.definition = definition
+        self.parent = parent
+        self.resolution = resolution
+        self.depth = (parent?.depth ?? 0) + 1
+    }
+
+    /// Starts building `definition` below `parent` (a new outermost resolve
+    /// when nil); fails on a cycle, with the same bounds as the synchronous
+    /// engine (`ResolutionContext.enterNested`).
+    static func enter(_ definition: AnyDefinition, parent: AsyncFrame?) throws(ResolutionError) -> AsyncFrame {
+        guard let parent else {
+            return AsyncFrame(definition: definition, parent: nil, resolution: AsyncResolution())
+        }
+        let occurrences = parent.occurrences(of: definition)
+        if (occurrences > 0 && !definition.takesArguments) || occurrences >= ResolutionContext.maximumRecursion
+            || parent.depth >= ResolutionContext.maximumDepth {
+            throw definition.error(.cycle, path: parent.pathText + [definition.stepText])
+        }
+        return AsyncFrame(definition: definition, parent: parent, resolution: parent.resolution)
+    }
+
+    /// How often `definition` is being built on the path to this frame.
+    private func occurrences(of definition: AnyDefinition) -> UInt32 {
+        var count: UInt32 = 0
+        var frame: AsyncFrame? = self
+        while let current = frame {
+            if current.definition === definition {
+                count += 1
+            }
+            frame = current.parent
+        }
+        return count
+    }
+
+    /// Whether `definition` is being built on the path to this frame.
+    func contains(_ definition: AnyDefinition) -> Bool {
+        occurrences(of: definition) > 0
+    }
+
+    /// Whether `frame` is this frame or one of its parents: this frame's
+    /// resolve is part of `frame`'s.
+    func descends(from frame: AsyncFrame) -> Bool {
+        var current: AsyncFrame? = self
+        while let candidate = current {
+            if candidate === frame {
+                return true
+            }
+            current = candidate.parent
+        }
+        return false
+    }
+
+    /// The path from the outermost request to this frame.
+    var pathText: [String] {
+        var steps: [String] = []
+        var frame: AsyncFrame? = self
+        while let current = frame {
+            steps.append(current.definition.stepText)
+            frame = current.parent
+        }
+        return steps.reversed()
+    }
+
+    /// The innermost `.shared` or `.weak` registration on the path: the one
+    /// a `.scoped` instance resolved now would be captured by.
+    var innermostSingleton: AnyDefinition? {
+        var frame: AsyncFrame? = self
+        while let current = frame {
+            if current.definition.kind == .shared || current.definition.kind == .weak {
+                return current.definition
+            }
+            frame = current.parent
+        }
+        return nil
+    }
+
+    /// Turns what this frame's factory threw into a `ResolutionError`.
+    func failure(_ error: any Error) -> ResolutionError {
+        if let error = error as? ResolutionError {
+            return error
+        }
+        return definition.error(.factoryFailed(error), path: pathText)
+    }
+}
+
+/// What one outermost async resolve shares among its frames: its `.graph`
+/// instances and the `onResolved` callbacks that run when it has built the
+/// whole graph.
+@usableFromInline
+final class AsyncResolution: @unchecked Sendable {
+    // @unchecked: every mutable field is guarded by `lock`.
+    private let lock = Lock()
+    /// Each `.graph` registration's slot in this graph, by definition.
+    private var graph: [ObjectIdentifier: GraphSlot] = [:]
+    private var pending: [Pending] = []
+
+    private struct Pending {
+        let definition: AnyDefinition
+        let run: () throws -> Void
+        let undo: (() -> Void)?
+    }
+
+    /// Where `definition`'s instance in this graph is (or will be): one slot
+    /// per registration, so that tasks building it at once wait for one
+    /// another (see `AsyncClaims`).
+    func slot(for definition: AnyDefinition) -> GraphSlot {
+        lock.withLock {
+            let key = ObjectIdentifier(definition)
+            if let slot = graph[key] {
+                return slot
+            }
+            let slot = GraphSlot()
+            graph[key] = slot
+            return slot
+        }
+    }
+
+    /// The instance in `slot`, if it was made.
+    func value<T>(in slot: GraphSlot, as type: T.Type) -> T? {
+        lock.withLock { slot.box.map { unsafeDowncast($0, to: InstanceBox<T>.self).value } }
+    }
+
+    /// Keeps `instance` in `slot`, unless one is there already: returns the
+    /// instance the graph uses.
+    func store<T>(_ instance: T, in slot: GraphSlot) -> T {
+        lock.withLock {
+            if let box = slot.box {
+                return unsafeDowncast(box, to: InstanceBox<T>.self).value
+            }
+            slot.box = InstanceBox(instance)
+            return instance
+        }
+    }
+
+    /// A synchronous `.graph` registration's instance in this graph: how a
+    /// synchronous resolve inside an async one shares its graph (see
+    /// `ResolutionContext.asyncParent`).
+    func graphInstance<T>(of definition: Definition<T>) -> T? {
+        let existing = lock.withLock { graph[ObjectIdentifier(definition)] }
+        return existing.flatMap { value(in: $0, as: T.self) }
+    }
+
+    /// Keeps a synchronous `.graph` registration's instance; returns the one
+    /// the graph uses (another task's, if it stored one first).
+    func storeGraphInstance<T>(_ instance: T, of definition: Definition<T>) -> T {
+        store(instance, in: slot(for: definition))
+    }
+
+    /// Queues `definition`'s `onResolved` callbacks on `instance` for the
+    /// end of the outermost resolve; `undo` takes a published instance back
+    /// if they never all run.
+    func deferCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T, undo: (() -> Void)?) {
+        guard !hooks.callbacks.isEmpty else { return }
+        // @unchecked: the instance goes from the task that made it to the
+        // one that finishes the resolve, which runs after it, never beside it.
+        let deferred = UncheckedSendable(instance)
+        lock.withLock {
+            pending.append(Pending(definition: definition, run: {
+                for callback in hooks.callbacks {
+                    try callback(resolver, deferred.value)
+                }
+            }, undo: undo))
+        }
+    }
+
+    /// Runs the queued callbacks, in the order they were queued; when one
+    /// throws, the rest do not run and their instances are taken back.
+    func finish() throws(ResolutionError) {
+        var index = 0
+        while true {
+            let next: Pending? = lock.withLock { index < pending.count ? pending[index] : nil }
+            guard let hook = next else { break }
+            do {
+                try hook.run()
+            } catch {
+                let failure = error as? ResolutionError ?? hook.definition.error(.factoryFailed(error), path: [hook.definition.stepText])
+                abandon(from: index)
+                throw failure
+            }
+            index += 1
+        }
+    }
+
+    /// Takes back every published instance whose callbacks did not all run.
+    func abandon(from start: Int = 0) {
+        let undone = lock.withLock { pending[start...].compactMap(\.undo) }
+        for undo in undone {
+            undo()
+        }
+    }
+}
+
+/// One `.graph` registration's instance in one async graph. Guarded by its
+/// resolution's lock.
+final class GraphSlot: @unchecked Sendable {
+    var box: AnyObject?
+}
+
+/// Carries a value that is handed between tasks one at a time, never shared.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}

@@ -1,0 +1,122 @@
+/// The async entry points: `resolveAsync` and its variants. Each finds the
+/// key as `tryResolve` does and returns an existing `.shared` instance the
+/// same way; anything else goes to the async engine (AsyncEngine.swift).
+///
+/// They have names of their own, not `async` overloads of `tryResolve`:
+/// Swift prefers an async overload in an async function, so code that calls
+/// `tryResolve` there today would stop compiling without `await`, and would
+/// lose the synchronous fast path.
+extension Container {
+    /// Resolves an instance asynchronously: a registration with an async
+    /// factory, or any other one. Throws a `ResolutionError` as `tryResolve`
+    /// does.
+    ///
+    /// Tasks asking at once for a `.shared` instance that an async factory is
+    /// creating suspend until it exists; none of them blocks a thread.
+    ///
+    /// ```swift
+    /// container.register(type: Database.self) { (r: Resolver) async throws in
+    ///     try await Database.connect(config: r.resolve())
+    /// }
+    /// let db = try await container.resolveAsync(type: Database.self)
+    /// let repo: Repo = try await container.resolveAsync()
+    /// ```
+    @inlinable
+    public func resolveAsync<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T {
+        try await resolveAsync(type: type, name: name, parent: nil)
+    }
+
+    /// Resolves an instance registered with runtime arguments of these types,
+    /// in this order, asynchronously.
+    ///
+    /// ```swift
+    /// let report = try await container.resolveAsync(type: Report.self, arguments: 11)
+    /// ```
+    @inlinable
+    public func resolveAsync<T, each Argument>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        arguments: repeat each Argument
+    ) async throws(ResolutionError) -> T {
+        try await resolveAsync(type: type, name: name, arguments: repeat each arguments, parent: nil)
+    }
+
+    /// Resolves an instance asynchronously if one is registered; nil only
+    /// when nothing is registered for the type and name. Other failures throw.
+    ///
+    /// ```swift
+    /// let analytics: Analytics? = try await container.resolveIfRegisteredAsync()
+    /// ```
+    @inlinable
+    public func resolveIfRegisteredAsync<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T? {
+        try await resolveIfRegisteredAsync(type: type, name: name, parent: nil)
+    }
+
+    /// Resolves every registration of `type` (argument-free, any name) here
+    /// and in the parents, asynchronously, in the order `resolveAll` uses.
+    ///
+    /// ```swift
+    /// let plugins = try await container.resolveAllAsync(type: Plugin.self)
+    /// ```
+    public func resolveAllAsync<T>(type: T.Type = T.self) async throws(ResolutionError) -> [T] {
+        try await resolveAllAsync(type: type, parent: nil)
+    }
+
+    @inlinable
+    func resolveAsync<T>(type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        switch startAsync(T.self, name: name, signature: NoArguments.identity) {
+        case .instance(let instance)?:
+            return instance
+        case .definition(let definition, let holder)?:
+            return try await produceAsync(definition, holder: holder, arguments: Container.noArguments, parent: parent)
+        case nil:
+            throw notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent)
+        }
+    }
+
+    @usableFromInline
+    func resolveAsync<T, each Argument>(type: T.Type, name: String?, arguments: repeat each Argument, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        let signature = ArgumentSignature<repeat each Argument>.identity
+        switch startAsync(T.self, name: name, signature: signature) {
+        case .instance(let instance)?:
+            return instance
+        case .definition(let definition, let holder)?:
+            // On the heap: the tuple must outlive suspensions, which a
+            // `withUnsafePointer` body cannot contain.
+            let tuple = UnsafeMutablePointer<(repeat each Argument)>.allocate(capacity: 1)
+            tuple.initialize(to: (repeat each arguments))
+            defer {
+                tuple.deinitialize(count: 1)
+                tuple.deallocate()
+            }
+            return try await produceAsync(definition, holder: holder, arguments: UnsafeRawPointer(tuple), parent: parent)
+        case nil:
+            throw notRegistered(T.self, name: name, signature: signature,
+                                argumentTypes: ArgumentSignature<repeat each Argument>.types, asyncParent: parent)
+        }
+    }
+
+    @inlinable
+    func resolveIfRegisteredAsync<T>(type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T? {
+        switch startAsync(T.self, name: name, signature: NoArguments.identity) {
+        case .instance(let instance)?:
+            return instance
+        case .definition(let definition, let holder)?:
+            return try await produceAsync(definition, holder: holder, arguments: Container.noArguments, parent: parent)
+        case nil:
+            return nil
+        }
+    }
+
+    func resolveAllAsync<T>(type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> [T] {
+        var instances: [T] = []
+        for (definition, holder) in registrations(of: T.self) {
+            if let instance = definition.sharedInstanceInSection() {
+                instances.append(instance)
+            } else {
+                instances.append(try await produceAsync(definition, holder: holder, arguments: Container.noArguments, parent: parent))
+            }
+        }
+        return instances
+    }
+}

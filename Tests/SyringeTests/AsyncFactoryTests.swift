@@ -1,0 +1,518 @@
+import Synchronization
+import Testing
+import Syringe
+
+/// Something async to make: a connection whose factory awaits.
+final class Connection: Sendable {
+    let tracked: Tracked
+    let label: String
+    init(_ counter: Counter, label: String = "") async {
+        await Task.yield()
+        tracked = Tracked(counter)
+        self.label = label
+    }
+}
+
+/// Built from a connection, asynchronously.
+final class Repository: Sendable {
+    let connection: Connection
+    let tracked: Tracked
+    init(connection: Connection, counter: Counter) {
+        self.connection = connection
+        self.tracked = Tracked(counter)
+    }
+}
+
+/// Two dependencies that may be the same `.graph` instance.
+final class TwoConnections: Sendable {
+    let first: Connection
+    let second: Connection
+    init(first: Connection, second: Connection) {
+        self.first = first
+        self.second = second
+    }
+}
+
+/// An actor with an async initialiser, for autoregistration.
+actor ConnectionCache {
+    let connection: Connection
+    init(connection: Connection) async {
+        await Task.yield()
+        self.connection = connection
+    }
+}
+
+protocol ConnectionStore: Sendable {}
+extension Connection: ConnectionStore {}
+
+@Suite("Async factories")
+struct AsyncFactoryTests {
+    // MARK: The strvcom package's async behaviours
+
+    @Test("the default scope is shared: an async factory runs once, every resolve gets its instance")
+    func defaultScopeShared() async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Connection.self) { _ async in await Connection(counter) }
+        let first = try await c.resolveAsync(type: Connection.self)
+        let second: Connection = try await c.resolveAsync()
+        #expect(first === second)
+        #expect(counter.created == 1)
+    }
+
+    @Test(".new gives a distinct instance each time")
+    func newDistinct() async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Connection.self, in: .new) { _ async in await Connection(counter) }
+        let first = try await c.resolveAsync(type: Connection.self)
+        let second = try await c.resolveAsync(type: Connection.self)
+        #expect(first !== second)
+        #expect(counter.created == 2)
+    }
+
+    @Test("an explicit type registers the protocol, not the concrete type")
+    func explicitType() async throws {
+        let c = Container()
+        c.register(type: (any ConnectionStore).self) { _ async in await Connection(Counter(), label: "s") }
+        let store = try await c.resolveAsync(type: (any ConnectionStore).self)
+        #expect((store as? Connection)?.label == "s")
+        await expectAsyncResolutionError(.notRegistered) { try await c.resolveAsync(type: Connection.self) }
+    }
+
+    @Test("an unregistered type throws notRegistered, with the path from the async request")
+    func unregisteredThrows() async throws {
+        let c = Container()
+        c.register(type: Repository.self, in: .new) { (r: Resolver) async throws in
+            Repository(connection: try await r.resolve(), counter: Counter())
+        }
+        let error = try #require(await expectAsyncResolutionError(.notRegistered) {
+            try await c.resolveAsync(type: Repository.self)
+        })
+        #expect(error.path == ["Repository", "Connection"])
+    }
+
+    @Test("runtime arguments of any arity, and a mismatch names the registered signature")
+    func arguments() async throws {
+        let c = Container()
+        c.register(type: String.self) { (_: Resolver, month: Int) async in
+            await Task.yield()
+            return "report \(month)"
+        }
+        c.register(type: String.self, name: "three") { (_: Resolver, a: Int, b: String, flag: Bool) async in
+            "\(a) \(b) \(flag)"
+        }
+        #expect(try await c.resolveAsync(type: String.self, arguments: 11) == "report 11")
+        #expect(try await c.resolveAsync(type: String.self, name: "three", arguments: 1, "x", true) == "1 x true")
+        await expectAsyncResolutionError(.argumentMismatch(registered: ["(Int)"])) {
+            try await c.resolveAsync(type: String.self, arguments: "eleven")
+        }
+    }
+
+    @Test("re-registering replaces the factory")
+    func reRegistration() async throws {
+        let c = Container()
+        c.register(type: String.self, in: .new) { _ async in "first" }
+        c.register(type: String.self, in: .new) { _ async in "second" }
+        #expect(try await c.resolveAsync(type: String.self) == "second")
+    }
+
+    @Test("releaseSharedInstances makes the next async resolve create a new instance")
+    func releaseShared() async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Connection.self) { _ async in await Connection(counter) }
+        let first = try await c.resolveAsync(type: Connection.self)
+        c.releaseSharedInstances()
+        let second = try await c.resolveAsync(type: Connection.self)
+        #expect(first !== second)
+        #expect(counter.created == 2)
+    }
+
+    @Test("shared and new mixed, with arguments: each .new report gets the one shared connection")
+    func mixingSharedAndNewWithArguments() async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Connection.self) { _ async in await Connection(counter) }
+        c.register(type: Repository.self) { (r: Resolver, label: String) async throws in
+            Repository(connection: try await r.resolve(), counter: Counter())
+        }
+        let a = try await c.resolveAsync(type: Repository.self, arguments: "a")
+        let b = try await c.resolveAsync(type: Repository.self, arguments: "b")
+        #expect(a !== b)
+        #expect(a.connection === b.connection)
+        #expect(counter.created == 1)
+    }
+
+    // MARK: Sync and async together
+
+    @Test("a synchronous registration resolved asynchronously is the instance a sync resolve gets")
+    func syncRegistrationResolvedAsync() async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self) { _ in Tracked(counter) }
+        let asynchronously = try await c.resolveAsync(type: Tracked.self)
+        let synchronously = try c.tryResolve(type: Tracked.self)
+        #expect(asynchronously === synchronously)
+        #expect(counter.created == 1)
+    }
+
+    @Test("an async registration resolved synchronously is registeredAsync, saying how to resolve it")
+    func asyncResolvedSynchronously() throws {
+        let c = Container()
+        c.register(type: Connection.self) { _ async in await Connection(Counter()) }
+        c.register(type: Repository.self, in: .new) { r in Repository(connection: try r.resolve(), counter: Counter()) }
+        let direct = try #require(expectResolutionError(.registeredAsync) { try c.tryResolve(type: Connection.self) })
+        #expect(direct.description.contains("resolveAsync(type: Connection.self)"))
+        let nested = try #require(expectResolutionError(.registeredAsync) { try c.tryResolve(type: Repository.self) })
+        #expect(nested.path == ["Repository", "Connection"])
+        #expect(!c.isRegistered(type: Int.self))
+    }
+
+    @Test("calling today's synchronous API in an async function compiles unchanged and works")
+    func syncCallsInAsyncFunction() async throws {
+        let c = Container()
+        c.register(type: Tracked.self) { _ in Tracked(Counter()) }
+        // No `await` on these: they must keep meaning the synchronous calls.
+        let first = try c.tryResolve(type: Tracked.self)
+        let second: Tracked = c.resolve()
+        let third = c.resolveIfRegistered(type: Tracked.self)
+        let all = try c.tryResolveAll(type: Tracked.self)
+        #expect(first === second && second === third && all.count == 1)
+        await Task.yield()
+    }
+
+    @Test("a synchronous factory inside an async graph: its path starts at the async request")
+    func bridgedPath() async throws {
+        let c = Container()
+        c.register(type: Tracked.self, in: .new) { r in
+            _ = try r.resolve(type: Dog.self)
+            return Tracked(Counter())
+        }
+        c.register(type: Repository.self, in: .new) { (r: Resolver) async throws in
+            _ = try await r.resolve(type: Tracked.self)
+            return Repository(connection: await Connection(Counter()), counter: Counter())
+        }
+        let error = try #require(await expectAsyncResolutionError(.notRegistered) {
+            try await c.resolveAsync(type: Repository.self)
+        })
+        #expect(error.path == ["Repository", "Tracked", "Dog"])
+    }
+
+    // MARK: Scopes
+
+    @Test(".graph is shared within one async graph, across suspensions and child tasks, and new per resolve")
+    func graphWithinAsyncGraph() async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Connection.self, in: .graph) { _ async in await Connection(counter) }
+        c.register(type: TwoConnections.self, in: .new) { (r: Resolver) async throws in
+            async let first: Connection = r.resolve()
+            async let second: Connection = r.resolve()
+            return TwoConnections(first: try await first, second: try await second)
+        }
+        let one = try await c.resolveAsync(type: TwoConnections.self)
+        let two = try await c.resolveAsync(type: TwoConnections.self)
+        #expect(one.first === one.second)
+        #expect(two.first === two.second)
+        #expect(one.first !== two.first)
+        #expect(counter.created == 2)
+    }
+
+    @Test("a synchronous .graph registration is shared by the synchronous factories of one async graph")
+    func bridgedGraph() async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        c.register(type: Pair<Tracked>.self, in: .new) { (r: Resolver) async throws in
+            let first: Tracked = try await r.resolve()
+            await Task.yield()
+            let second: Tracked = try await r.resolve()
+            return Pair(first: first, second: second)
+        }
+        let pair = try await c.resolveAsync(type: Pair<Tracked>.self)
+        #expect(pair.first === pair.second)
+        #expect(counter.created == 1)
+    }
+
+    @Test(".weak: the live instance while someone holds it, a new one after")
+    func weak() async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Connection.self, in: .weak) { _ async in await Connection(counter) }
+        var held: Connection? = try await c.resolveAsync(type: Connection.self)
+        #expect(try await c.resolveAsync(type: Connection.self) === held)
+        #expect(counter.created == 1)
+        held = nil
+        #expect(counter.alive == 0)
+        _ = try await c.resolveAsync(type: Connection.self)
+        #expect(counter.created == 2)
+    }
+
+    @Test(".scoped: one instance per scope, disposed by its close, a captive async singleton refused")
+    func scoped() async throws {
+        let counter = Counter()
+        let disposed = Atomic(0)
+        let app = Container()
+        app.register(type: Connection.self, in: .scoped) { _ async in await Connection(counter) }
+            .onDispose { (_: Connection) async in disposed.add(1, ordering: .relaxed) }
+        let scope = app.makeScope()
+        let first = try await scope.resolveAsync(type: Connection.self)
+        let second = try await scope.resolveAsync(type: Connection.self)
+        #expect(first === second)
+        let other = app.makeScope()
+        #expect(try await other.resolveAsync(type: Connection.self) !== first)
+        try await scope.close()
+        try await other.close()
+        #expect(disposed.load(ordering: .relaxed) == 2)
+
+        await expectAsyncResolutionError(.noScope) { try await app.resolveAsync(type: Connection.self) }
+        app.register(type: Repository.self) { (r: Resolver) async throws in
+            Repository(connection: try await r.resolve(), counter: Counter())
+        }
+        await expectAsyncResolutionError(.captiveDependency(captor: "Repository", captorScope: .shared)) {
+            try await app.makeScope().resolveAsync(type: Repository.self)
+        }
+    }
+
+    @Test("a child container resolves its parent's async registration and its own overrides")
+    func childContainer() async throws {
+        let parent = Container()
+        parent.register(type: Connection.self) { _ async in await Connection(Counter(), label: "parent") }
+        parent.register(type: String.self, in: .new) { (r: Resolver) async throws in
+            (try await r.resolve(type: Connection.self)).label
+        }
+        let child = Container(parent: parent)
+        #expect(try await child.resolveAsync(type: String.self) == "parent")
+        child.register(type: Connection.self) { _ async in await Connection(Counter(), label: "child") }
+        #expect(try await child.resolveAsync(type: String.self) == "child")
+        #expect(try await parent.resolveAsync(type: String.self) == "parent")
+    }
+
+    // MARK: Hooks, aliases, resolveAll, autoregistration
+
+    @Test("onResolved runs once the async graph is built; when it throws, the shared instance is taken back")
+    func onResolved() async throws {
+        let counter = Counter()
+        let calls = Atomic(0)
+        let fail = Atomic(true)
+        let c = Container()
+        c.register(type: Connection.self) { _ async in await Connection(counter) }
+            .onResolved { _, _ in
+                calls.add(1, ordering: .relaxed)
+                if fail.load(ordering: .relaxed) { throw Failure(code: 7) }
+            }
+        await expectAsyncResolutionError(.factoryFailed(Failure(code: 7))) { try await c.resolveAsync(type: Connection.self) }
+        fail.store(false, ordering: .relaxed)
+        let first = try await c.resolveAsync(type: Connection.self)
+        let second = try await c.resolveAsync(type: Connection.self)
+        #expect(first === second)
+        #expect(counter.created == 2)
+        #expect(calls.load(ordering: .relaxed) == 2)
+    }
+
+    @Test("implements: an alias of an async registration resolves its instance asynchronously")
+    func aliases() async throws {
+        let c = Container()
+        c.register(type: Connection.self) { _ async in await Connection(Counter(), label: "aliased") }
+            .implements((any ConnectionStore).self)
+        let store = try await c.resolveAsync(type: (any ConnectionStore).self)
+        #expect(store as? Connection === (try await c.resolveAsync(type: Connection.self)))
+
+        let fresh = Container()
+        fresh.register(type: Connection.self) { _ async in await Connection(Counter()) }
+            .implements((any ConnectionStore).self)
+        expectResolutionError(.registeredAsync) { try fresh.tryResolve(type: (any ConnectionStore).self) }
+    }
+
+    @Test("resolveAllAsync resolves sync and async registrations, in resolveAll's order")
+    func resolveAll() async throws {
+        let c = Container()
+        c.register(type: String.self, name: "a") { _ in "sync" }
+        c.register(type: String.self, name: "b") { _ async in "async" }
+        expectResolutionError(.registeredAsync) { try c.tryResolveAll(type: String.self) }
+        #expect(try await c.resolveAllAsync(type: String.self) == ["sync", "async"])
+        // Once the async .shared instance exists, a synchronous resolve returns it.
+        #expect(try c.tryResolveAll(type: String.self) == ["sync", "async"])
+    }
+
+    @Test("autoregister takes an async initialiser, its parameters resolved asynchronously")
+    func autoregistration() async throws {
+        let c = Container()
+        c.register(type: Connection.self) { _ async in await Connection(Counter(), label: "auto") }
+        c.autoregister(type: ConnectionCache.self, initializer: ConnectionCache.init(connection:))
+        let cache = try await c.resolveAsync(type: ConnectionCache.self)
+        #expect(cache.connection.label == "auto")
+        #expect(try await c.resolveAsync(type: ConnectionCache.self) === cache)
+    }
+
+    @Test("resolveIfRegisteredAsync: nil only when nothing is registered")
+    func ifRegistered() async throws {
+        let c = Container()
+        #expect(try await c.resolveIfRegisteredAsync(type: Connection.self) == nil)
+        c.register(type: Connection.self) { _ async in await Connection(Counter()) }
+        #expect(try await c.resolveIfRegisteredAsync(type: Connection.self) != nil)
+    }
+
+    // MARK: Cycles
+
+    @Test("a cycle through async factories is reported with its path")
+    func cycle() async throws {
+        let c = Container()
+        c.register(type: Connection.self) { (r: Resolver) async throws in
+            _ = try await r.resolve(type: Repository.self)
+            return await Connection(Counter())
+        }
+        c.register(type: Repository.self, in: .new) { (r: Resolver) async throws in
+            Repository(connection: try await r.resolve(), counter: Counter())
+        }
+        let error = try #require(await expectAsyncResolutionError(.cycle) { try await c.resolveAsync(type: Repository.self) })
+        #expect(error.path == ["Repository", "Connection", "Repository"])
+    }
+
+    @Test("a cycle through a synchronous factory back to an async one is a cycle, not a hang")
+    func cycleThroughSync() async throws {
+        let c = Container()
+        c.register(type: Connection.self) { (r: Resolver) async throws in
+            _ = try await r.resolve(type: Tracked.self)
+            return await Connection(Counter())
+        }
+        c.register(type: Tracked.self, in: .new) { r in
+            _ = try r.resolve(type: Connection.self)
+            return Tracked(Counter())
+        }
+        let error = try #require(await expectAsyncResolutionError(.cycle) { try await c.resolveAsync(type: Connection.self) })
+        #expect(error.path == ["Connection", "Tracked", "Connection"])
+    }
+
+    @Test("a cycle between two tasks creating two .shared instances fails both, and never hangs")
+    func crossTaskCycle() async throws {
+        let c = Container()
+        let started = Atomic(0)
+        c.register(type: Connection.self) { (r: Resolver) async throws in
+            started.add(1, ordering: .relaxed)
+            while started.load(ordering: .relaxed) < 2 { await Task.yield() }
+            _ = try await r.resolve(type: Repository.self)
+            return await Connection(Counter())
+        }
+        c.register(type: Repository.self) { (r: Resolver) async throws in
+            started.add(1, ordering: .relaxed)
+            while started.load(ordering: .relaxed) < 2 { await Task.yield() }
+            return Repository(connection: try await r.resolve(), counter: Counter())
+        }
+        async let first = Result<Connection, ResolutionError>(catching: { () async throws(ResolutionError) in try await c.resolveAsync() })
+        async let second = Result<Repository, ResolutionError>(catching: { () async throws(ResolutionError) in try await c.resolveAsync() })
+        let outcomes = await (first.failureReason, second.failureReason)
+        #expect(outcomes.0 == "cycle" && outcomes.1 == "cycle")
+    }
+
+    @Test("an async factory that resolves its own shared instance directly from the container is a cycle")
+    func selfWaitThroughContainer() async throws {
+        let c = Container()
+        c.register(type: Connection.self) { [unowned c] _ async throws in
+            _ = try await c.resolveAsync(type: Connection.self)
+            return await Connection(Counter())
+        }
+        await expectAsyncResolutionError(.cycle) { try await c.resolveAsync(type: Connection.self) }
+    }
+
+    // MARK: Exactly once, without blocking
+
+    @Test("1 000 tasks asking for one slow async .shared creation get one instance; nothing blocks")
+    func exactlyOnceUnderContention() async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Connection.self) { _ async throws in
+            try await Task.sleep(for: .milliseconds(200))
+            return await Connection(counter)
+        }
+        let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<1_000 {
+                group.addTask { ObjectIdentifier(try await c.resolveAsync(type: Connection.self)) }
+            }
+            return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        #expect(identities.count == 1)
+        #expect(counter.created == 1)
+    }
+
+    @Test("a creation that throws caches nothing; the next resolve creates")
+    func failedCreationCachesNothing() async throws {
+        let attempts = Atomic(0)
+        let c = Container()
+        c.register(type: Connection.self) { _ async throws in
+            if attempts.add(1, ordering: .relaxed).newValue == 1 { throw Failure(code: 1) }
+            return await Connection(Counter())
+        }
+        await expectAsyncResolutionError(.factoryFailed(Failure(code: 1))) { try await c.resolveAsync(type: Connection.self) }
+        let made = try await c.resolveAsync(type: Connection.self)
+        #expect(try await c.resolveAsync(type: Connection.self) === made)
+        #expect(attempts.load(ordering: .relaxed) == 2)
+    }
+
+    @Test("the creating task's cancellation fails it alone: the waiting tasks retry and get an instance")
+    func creatorCancelled() async throws {
+        let attempts = Atomic(0)
+        let entered = Atomic(false)
+        let c = Container()
+        c.register(type: Connection.self) { _ async throws in
+            if attempts.add(1, ordering: .relaxed).newValue == 1 {
+                entered.store(true, ordering: .releasing)
+                try await Task.sleep(for: .seconds(60))   // cancelled long before
+            }
+            return await Connection(Counter())
+        }
+        let creator = Task { try await c.resolveAsync(type: Connection.self) }
+        while !entered.load(ordering: .acquiring) { await Task.yield() }
+        let waiters = (0..<10).map { _ in Task { try await c.resolveAsync(type: Connection.self) } }
+        try await Task.sleep(for: .milliseconds(50))   // let the waiters start waiting
+        creator.cancel()
+        let created = try await waiters[0].value
+        for waiter in waiters {
+            #expect(try await waiter.value === created)
+        }
+        let failure = await creator.result
+        #expect(failure.failureReason == "factoryFailed")
+        #expect(attempts.load(ordering: .relaxed) == 2)
+    }
+
+    @Test("a waiting task that is cancelled stops waiting with .cancelled; the creation goes on")
+    func waiterCancelled() async throws {
+        let release = Atomic(false)
+        let entered = Atomic(false)
+        let c = Container()
+        c.register(type: Connection.self) { _ async in
+            entered.store(true, ordering: .releasing)
+            while !release.load(ordering: .acquiring) { await Task.yield() }
+            return await Connection(Counter())
+        }
+        let creator = Task { try await c.resolveAsync(type: Connection.self) }
+        while !entered.load(ordering: .acquiring) { await Task.yield() }
+        let waiter = Task { try await c.resolveAsync(type: Connection.self) }
+        try await Task.sleep(for: .milliseconds(50))
+        waiter.cancel()
+        let waited = await waiter.result
+        #expect(waited.failureReason == "cancelled")
+        release.store(true, ordering: .releasing)
+        _ = try await creator.value
+    }
+}
+
+extension Result {
+    /// The case name of a `ResolutionError`'s reason, for comparing outcomes.
+    var failureReason: String? {
+        guard case .failure(let error) = self else { return nil }
+        guard let error = error as? ResolutionError else { return "\(error)" }
+        return String(describing: error.reason).prefix { $0 != "(" }.description
+    }
+}
+
+extension Result where Failure == ResolutionError {
+    init(catching body: () async throws(ResolutionError) -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}
