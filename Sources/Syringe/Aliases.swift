@@ -27,10 +27,10 @@ extension Container {
 
     /// The factory of an alias of an async registration: the async engine's
     /// `forwarding(to:as:name:)`.
-    static func forwardingAsync<T, U>(to target: Definition<T>, as alias: U.Type, name: String?) -> Definition<U>.AsyncFactory {
+    static func forwardingAsync<T, U>(to target: Definition<T>, as alias: U.Type, name: String?) -> Definition<U>.AsyncFactory.WithArguments {
         { resolver, arguments in
             let holder = resolver.container
-            let instance = try await holder.produceAsync(target, holder: holder, arguments: arguments, parent: resolver.frame)
+            let instance = try await holder.produceAsync(target, holder: holder, arguments: arguments.pointer, parent: resolver.frame)
             guard let converted = instance as? U else {
                 let step = TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
                 throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),

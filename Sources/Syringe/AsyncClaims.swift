@@ -49,7 +49,7 @@ enum AsyncClaims {
     /// false: the caller checks for the instance again, then tries again.
     /// Throws a cycle error when waiting would never end, and `.cancelled`
     /// when the task is cancelled while it waits.
-    static func acquire(_ key: ObjectIdentifier, for frame: AsyncFrame) async throws(ResolutionError) -> Bool {
+    nonisolated(nonsending) static func acquire(_ key: ObjectIdentifier, for frame: AsyncFrame) async throws(ResolutionError) -> Bool {
         let task = currentTask()
         let attempt: Bool? = state.lock.withLock {
             if state.claims[key] == nil {

@@ -44,8 +44,23 @@ extension Container {
 
     /// Produces an instance of `definition`, held by `holder`, for an async
     /// resolve; `parent` is the frame whose factory asked (nil: outermost).
+    ///
+    /// Inlined, like the synchronous `produce`, for its one fast path: an
+    /// async `.new` registration asked for by another async factory, the
+    /// common edge of an async graph, built with the fewest calls (each call
+    /// of an async function costs a frame from the task's allocator).
+    @inlinable
+    nonisolated(nonsending) func produceAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        if let parent, definition.isAsync, definition.kind == .new, !isClosedNow {
+            let frame = try AsyncFrame.enter(definition, parent: parent)
+            return try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+        }
+        return try await produceAsyncSlowly(definition, holder: holder, arguments: arguments, parent: parent)
+    }
+
+    /// Everything but `produceAsync`'s fast path. Not inlined: one copy for all types.
     @usableFromInline
-    func produceAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func produceAsyncSlowly<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         guard definition.isAsync else {
             return try produceBridged(definition, holder: holder, arguments: arguments, parent: parent)
         }
@@ -96,18 +111,18 @@ extension Container {
     /// Runs `body` in a new frame for `definition`; when that frame is the
     /// outermost, then runs the resolve's deferred `onResolved` callbacks,
     /// or takes back what it published if it failed.
-    func inFrame<T>(_ definition: AnyDefinition, parent: AsyncFrame?,
-                    _ body: (AsyncFrame) async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func inFrame<T>(_ definition: AnyDefinition, parent: AsyncFrame?,
+                    _ body: nonisolated(nonsending) (AsyncFrame) async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
         let frame = try AsyncFrame.enter(definition, parent: parent)
         guard parent == nil else {
             return try await body(frame)
         }
         do throws(ResolutionError) {
             let instance = try await body(frame)
-            try frame.resolution.finish()
+            try frame.madeResolution?.finish()
             return instance
         } catch {
-            frame.resolution.abandon()
+            frame.madeResolution?.abandon()
             throw error
         }
     }
@@ -115,35 +130,53 @@ extension Container {
     /// The factory of `definition`, in `frame`, and its hooks: `onResolved`
     /// callbacks queued for the end of the resolve, and a `.new` or `.graph`
     /// instance with disposers handed to the nearest scope.
-    func constructAsync<T>(_ definition: Definition<T>, resolvingFrom container: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
+    @inlinable
+    nonisolated(nonsending) func constructAsync<T>(_ definition: Definition<T>, resolvingFrom container: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: container, frame: frame)
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
         if let hooks = definition.loadHooks() {
-            frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
-            if !hooks.disposers.isEmpty, let failure = trackForDisposal(instance, of: definition, path: frame.pathText) {
-                throw failure
-            }
+            try applyHooks(hooks, to: instance, of: definition, resolver: resolver, frame: frame)
         }
         return instance
     }
 
-    /// Calls the async factory, turning what it throws into a `ResolutionError`.
-    func callAsyncFactory<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, frame: AsyncFrame?) async throws(ResolutionError) -> T {
-        // Only async definitions get here, and every one has an async factory.
-        let factory = definition.asyncFactory.unsafelyUnwrapped
-        do {
-            return try await factory(resolver, arguments)
-        } catch {
-            if let error = error as? ResolutionError {
-                throw error
-            }
-            throw frame?.failure(error) ?? definition.error(.factoryFailed(error), path: [definition.stepText])
+    /// A new `.new` or `.graph` instance's hooks, out of line.
+    @usableFromInline
+    func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) {
+        frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
+        if !hooks.disposers.isEmpty, let failure = trackForDisposal(instance, of: definition, path: frame.pathText) {
+            throw failure
         }
+    }
+
+    /// Calls the async factory, turning what it throws into a `ResolutionError`.
+    @inlinable
+    nonisolated(nonsending) func callAsyncFactory<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, frame: AsyncFrame?) async throws(ResolutionError) -> T {
+        do {
+            // Only async definitions get here, and every one has an async factory.
+            switch definition.extras.unsafelyUnwrapped.asyncFactory.unsafelyUnwrapped {
+            case .plain(let factory):
+                return try await factory(resolver)
+            case .withArguments(let factory):
+                return try await factory(resolver, ArgumentTuple(arguments))
+            }
+        } catch {
+            throw asyncFailure(error, in: definition, frame: frame)
+        }
+    }
+
+    /// What an async factory threw, as a `ResolutionError`.
+    @usableFromInline
+    func asyncFailure(_ error: any Error, in definition: AnyDefinition, frame: AsyncFrame?) -> ResolutionError {
+        if let error = error as? ResolutionError {
+            return error
+        }
+        return frame?.failure(error) ?? definition.error(.factoryFailed(error), path: [definition.stepText])
     }
 
     /// `.shared` (and a scope's own instance of a `.scoped` registration):
     /// created once, by one task, while the others suspend (`AsyncClaims`).
-    func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
             let key = ObjectIdentifier(definition)
             while true {
@@ -176,7 +209,7 @@ extension Container {
     /// `.graph`: the instance this async graph already has, or one built by
     /// one task of the graph while the others (child tasks of its factories)
     /// suspend.
-    func reuseOrConstructInGraphAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func reuseOrConstructInGraphAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         if let parent, let instance = parent.resolution.graphInstance(of: definition) {
             return instance
         }
@@ -201,7 +234,7 @@ extension Container {
     }
 
     /// `.weak`: the live instance, or a new one made by one task at a time.
-    func reuseOrCreateWeakAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func reuseOrCreateWeakAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         if definition.hasDisposers {
             throw definition.error(.disposerWithoutOwner(scope: .weak), path: path(to: definition, below: parent))
         }
@@ -232,7 +265,7 @@ extension Container {
     }
 
     /// `.scoped`: the nearest scope's instance, created once per scope.
-    func produceScopedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func produceScopedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         guard let scope = nearestScope else {
             throw noScope(for: definition, path: path(to: definition, below: parent), captor: parent?.innermostSingleton)
         }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The state of an async resolve: what `ResolutionContext` is to a
 /// synchronous one.
 ///
@@ -19,30 +21,46 @@ final class AsyncFrame: Sendable {
     let definition: AnyDefinition
     /// The frame whose factory asked for this one; nil for the outermost.
     let parent: AsyncFrame?
-    let resolution: AsyncResolution
+    /// The outermost frame, which holds the resolution; nil for that frame.
+    private let root: AsyncFrame?
+    /// The outermost frame's resolution, made on first use: a resolve without
+    /// `.graph` instances or callbacks (a `.new` chain) never needs one.
+    private let lazyResolution = AtomicLazyReference<AsyncResolution>()
     /// Frames from the outermost to this one.
     let depth: Int
 
-    private init(definition: AnyDefinition, parent: AsyncFrame?, resolution: AsyncResolution) {
+    private init(definition: AnyDefinition, parent: AsyncFrame?) {
         self.definition = definition
         self.parent = parent
-        self.resolution = resolution
+        self.root = parent.map { $0.root ?? $0 }
         self.depth = (parent?.depth ?? 0) + 1
+    }
+
+    /// What every frame of this outermost resolve shares.
+    var resolution: AsyncResolution {
+        let holder = root ?? self
+        return holder.lazyResolution.load() ?? holder.lazyResolution.storeIfNil(AsyncResolution())
+    }
+
+    /// The resolution, if any frame has needed it yet.
+    var madeResolution: AsyncResolution? {
+        (root ?? self).lazyResolution.load()
     }
 
     /// Starts building `definition` below `parent` (a new outermost resolve
     /// when nil); fails on a cycle, with the same bounds as the synchronous
     /// engine (`ResolutionContext.enterNested`).
+    @usableFromInline
     static func enter(_ definition: AnyDefinition, parent: AsyncFrame?) throws(ResolutionError) -> AsyncFrame {
         guard let parent else {
-            return AsyncFrame(definition: definition, parent: nil, resolution: AsyncResolution())
+            return AsyncFrame(definition: definition, parent: nil)
         }
         let occurrences = parent.occurrences(of: definition)
         if (occurrences > 0 && !definition.takesArguments) || occurrences >= ResolutionContext.maximumRecursion
             || parent.depth >= ResolutionContext.maximumDepth {
             throw definition.error(.cycle, path: parent.pathText + [definition.stepText])
         }
-        return AsyncFrame(definition: definition, parent: parent, resolution: parent.resolution)
+        return AsyncFrame(definition: definition, parent: parent)
     }
 
     /// How often `definition` is being built on the path to this frame.

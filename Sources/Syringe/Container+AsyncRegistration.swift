@@ -29,10 +29,9 @@ extension Container {
         let definition = Definition<T>(
             kind: AnyDefinition.Kind(scope),
             key: DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name),
-            argumentTypes: []
-        ) { (resolver, _) async throws -> T in
-            try await factory(resolver)
-        }
+            argumentTypes: [],
+            asyncFactory: .plain(factory)
+        )
         install(definition)
         return Registration(container: self, definition: definition)
     }
@@ -58,14 +57,13 @@ extension Container {
         let definition = Definition<T>(
             kind: .new,
             key: DefinitionKey(type: typeIdentity(T.self), signature: ArgumentSignature<repeat each Argument>.identity, name: name),
-            argumentTypes: ArgumentSignature<repeat each Argument>.types
-        ) { (resolver, arguments) async throws -> T in
-            // The key's signature guarantees what `arguments` points to; it
-            // is read before the first suspension, and stays valid anyway
-            // until the resolve returns.
-            let tuple = arguments.assumingMemoryBound(to: (repeat each Argument).self).pointee
-            return try await factory(resolver, repeat each tuple)
-        }
+            argumentTypes: ArgumentSignature<repeat each Argument>.types,
+            asyncFactory: .withArguments { resolver, arguments in
+                // The key's signature guarantees what `arguments` points to.
+                let tuple = arguments.pointer.assumingMemoryBound(to: (repeat each Argument).self).pointee
+                return try await factory(resolver, repeat each tuple)
+            }
+        )
         install(definition)
         return Registration(container: self, definition: definition)
     }

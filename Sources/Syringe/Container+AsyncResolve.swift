@@ -22,7 +22,7 @@ extension Container {
     /// let repo: Repo = try await container.resolveAsync()
     /// ```
     @inlinable
-    public func resolveAsync<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) public func resolveAsync<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T {
         try await resolveAsync(type: type, name: name, parent: nil)
     }
 
@@ -33,7 +33,7 @@ extension Container {
     /// let report = try await container.resolveAsync(type: Report.self, arguments: 11)
     /// ```
     @inlinable
-    public func resolveAsync<T, each Argument>(
+    nonisolated(nonsending) public func resolveAsync<T, each Argument>(
         type: T.Type = T.self,
         name: String? = nil,
         arguments: repeat each Argument
@@ -48,7 +48,7 @@ extension Container {
     /// let analytics: Analytics? = try await container.resolveIfRegisteredAsync()
     /// ```
     @inlinable
-    public func resolveIfRegisteredAsync<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T? {
+    nonisolated(nonsending) public func resolveIfRegisteredAsync<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T? {
         try await resolveIfRegisteredAsync(type: type, name: name, parent: nil)
     }
 
@@ -58,12 +58,12 @@ extension Container {
     /// ```swift
     /// let plugins = try await container.resolveAllAsync(type: Plugin.self)
     /// ```
-    public func resolveAllAsync<T>(type: T.Type = T.self) async throws(ResolutionError) -> [T] {
+    nonisolated(nonsending) public func resolveAllAsync<T>(type: T.Type = T.self) async throws(ResolutionError) -> [T] {
         try await resolveAllAsync(type: type, parent: nil)
     }
 
     @inlinable
-    func resolveAsync<T>(type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func resolveAsync<T>(type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         switch startAsync(T.self, name: name, signature: NoArguments.identity) {
         case .instance(let instance)?:
             return instance
@@ -75,7 +75,7 @@ extension Container {
     }
 
     @usableFromInline
-    func resolveAsync<T, each Argument>(type: T.Type, name: String?, arguments: repeat each Argument, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func resolveAsync<T, each Argument>(type: T.Type, name: String?, arguments: repeat each Argument, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         let signature = ArgumentSignature<repeat each Argument>.identity
         switch startAsync(T.self, name: name, signature: signature) {
         case .instance(let instance)?:
@@ -97,7 +97,7 @@ extension Container {
     }
 
     @inlinable
-    func resolveIfRegisteredAsync<T>(type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T? {
+    nonisolated(nonsending) func resolveIfRegisteredAsync<T>(type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T? {
         switch startAsync(T.self, name: name, signature: NoArguments.identity) {
         case .instance(let instance)?:
             return instance
@@ -108,7 +108,7 @@ extension Container {
         }
     }
 
-    func resolveAllAsync<T>(type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> [T] {
+    nonisolated(nonsending) func resolveAllAsync<T>(type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> [T] {
         var instances: [T] = []
         for (definition, holder) in registrations(of: T.self) {
             if let instance = definition.sharedInstanceInSection() {

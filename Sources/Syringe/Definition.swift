@@ -30,6 +30,7 @@ class AnyDefinition: @unchecked Sendable {
     /// Whether the factory is async (see `AsyncEngine.swift`): a synchronous
     /// resolve reports `.registeredAsync` instead of running it. Fits beside
     /// `kind` in the first word.
+    @usableFromInline
     let isAsync: Bool
     /// See `index`. 32 bits: fits beside `kind` in one word.
     @usableFromInline
@@ -147,16 +148,30 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     @usableFromInline
     typealias Factory = @Sendable (Resolver, UnsafeRawPointer) throws -> T
 
-    /// An async registration's factory. The argument tuple stays valid
-    /// until the resolve returns, across suspensions.
+    /// An async registration's factory: the caller's own closure when it
+    /// takes no runtime arguments (each wrapper would cost every resolve one
+    /// more async call), else one that reads the argument tuple, which stays
+    /// valid until the resolve returns, across suspensions. Neither is
+    /// `nonisolated(nonsending)`, though that would save a hop to the global
+    /// executor: Swift 6.3's type checker crashes on a function reference
+    /// (not a closure literal) passed as one.
     @usableFromInline
-    typealias AsyncFactory = @Sendable (Resolver, UnsafeRawPointer) async throws -> T
+    enum AsyncFactory: Sendable {
+        @usableFromInline
+        typealias Plain = @Sendable (Resolver) async throws -> T
+        @usableFromInline
+        typealias WithArguments = @Sendable (Resolver, ArgumentTuple) async throws -> T
+
+        case plain(Plain)
+        case withArguments(WithArguments)
+    }
 
     /// A retained `Hooks<T>` once `onResolved` was called.
     @usableFromInline
     let hooks = Atomic<UnsafeRawPointer?>(nil)
     /// The `.weak` state and the async factory: both rare, so one optional
     /// word holds them (a registration stays within its allocation size).
+    @usableFromInline
     let extras: DefinitionExtras<T>?
     /// For a synchronous registration, its factory; for an async one, a
     /// factory that throws `AsyncOnly`, so that a synchronous resolve fails
@@ -173,7 +188,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 
     /// An async registration.
     @usableFromInline
-    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], asyncFactory: @escaping AsyncFactory) {
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], asyncFactory: AsyncFactory) {
         self.factory = { _, _ in throw AsyncOnly() }
         self.extras = DefinitionExtras(weak: kind == .weak ? WeakInstanceBox<T>() : nil, asyncFactory: asyncFactory)
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
@@ -197,9 +212,6 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 
     /// The `.weak` state; nil for the other kinds.
     var weakBox: WeakInstanceBox<T>? { extras?.weak }
-
-    /// The async factory; nil for a synchronous registration.
-    var asyncFactory: AsyncFactory? { extras?.asyncFactory }
 
     deinit {
         if let box = sharedBox.load(ordering: .acquiring) {
@@ -315,13 +327,32 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 }
 
 /// What few registrations need: a `.weak` one its box, an async one its factory.
+@usableFromInline
 final class DefinitionExtras<T>: Sendable {
     let weak: WeakInstanceBox<T>?
+    @usableFromInline
     let asyncFactory: Definition<T>.AsyncFactory?
 
     init(weak: WeakInstanceBox<T>?, asyncFactory: Definition<T>.AsyncFactory?) {
         self.weak = weak
         self.asyncFactory = asyncFactory
+    }
+}
+
+/// Where an async factory's runtime arguments are: the tuple a resolve
+/// passes, valid until it returns.
+///
+/// `@unchecked Sendable`: the tuple is the resolve's own copy, read only by
+/// the one factory call it is handed to, as a synchronous factory reads its
+/// arguments.
+@usableFromInline
+struct ArgumentTuple: @unchecked Sendable {
+    @usableFromInline
+    let pointer: UnsafeRawPointer
+
+    @inlinable
+    init(_ pointer: UnsafeRawPointer) {
+        self.pointer = pointer
     }
 }
 

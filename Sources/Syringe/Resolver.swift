@@ -28,6 +28,7 @@ public struct Resolver: Sendable {
         self.frame = nil
     }
 
+    @usableFromInline
     init(container: Container, frame: AsyncFrame?) {
         self.container = container
         self.frame = frame
@@ -82,7 +83,8 @@ public struct Resolver: Sendable {
     ///     Repo(db: try await r.resolve())
     /// }
     /// ```
-    public func resolve<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T {
+    @inlinable
+    nonisolated(nonsending) public func resolve<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T {
         try await container.resolveAsync(type: type, name: name, parent: frame)
     }
 
@@ -92,7 +94,7 @@ public struct Resolver: Sendable {
     /// ```swift
     /// let report = try await r.resolve(type: Report.self, arguments: 11)
     /// ```
-    public func resolve<T, each Argument>(type: T.Type = T.self, name: String? = nil, arguments: repeat each Argument) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) public func resolve<T, each Argument>(type: T.Type = T.self, name: String? = nil, arguments: repeat each Argument) async throws(ResolutionError) -> T {
         try await container.resolveAsync(type: type, name: name, arguments: repeat each arguments, parent: frame)
     }
 
@@ -102,7 +104,7 @@ public struct Resolver: Sendable {
     /// ```swift
     /// let analytics: Analytics? = try await r.resolveIfRegistered()
     /// ```
-    public func resolveIfRegistered<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T? {
+    nonisolated(nonsending) public func resolveIfRegistered<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T? {
         try await container.resolveIfRegisteredAsync(type: type, name: name, parent: frame)
     }
 
@@ -112,7 +114,7 @@ public struct Resolver: Sendable {
     /// ```swift
     /// let plugins: [Plugin] = try await r.resolveAll()
     /// ```
-    public func resolveAll<T>(type: T.Type = T.self) async throws(ResolutionError) -> [T] {
+    nonisolated(nonsending) public func resolveAll<T>(type: T.Type = T.self) async throws(ResolutionError) -> [T] {
         try await container.resolveAllAsync(type: type, parent: frame)
     }
 }

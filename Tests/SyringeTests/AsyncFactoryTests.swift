@@ -346,6 +346,22 @@ struct AsyncFactoryTests {
         #expect(try await c.resolveAsync(type: ConnectionCache.self) === cache)
     }
 
+    @Test("a function, not a closure, registers as an async factory")
+    func functionAsFactory() async throws {
+        @Sendable func connect(_ r: Resolver) async throws -> Connection {
+            await Connection(Counter(), label: "function")
+        }
+        let c = Container()
+        c.register(type: Connection.self, factory: connect)
+        c.register(type: Connection.self, name: "method", factory: Self.connectLabelled)
+        #expect(try await c.resolveAsync(type: Connection.self).label == "function")
+        #expect(try await c.resolveAsync(type: Connection.self, name: "method").label == "method")
+    }
+
+    @Sendable static func connectLabelled(_ r: Resolver) async -> Connection {
+        await Connection(Counter(), label: "method")
+    }
+
     @Test("resolveIfRegisteredAsync: nil only when nothing is registered")
     func ifRegistered() async throws {
         let c = Container()
@@ -458,7 +474,12 @@ struct AsyncFactoryTests {
         c.register(type: Connection.self) { _ async throws in
             if attempts.add(1, ordering: .relaxed).newValue == 1 {
                 entered.store(true, ordering: .releasing)
-                try await Task.sleep(for: .seconds(60))   // cancelled long before
+                // Until cancelled: checked by polling, not by a long
+                // `Task.sleep`, which under load was once seen to sleep on.
+                while true {
+                    try Task.checkCancellation()
+                    await Task.yield()
+                }
             }
             return await Connection(Counter())
         }

@@ -10,6 +10,9 @@
 //   NewChain5         five-level .new chain A→B→C→D→E              5 000  (the five instances only)
 //   Graph100          G1's 100-node .graph DAG, root resolve       100 000  (the 100 objects only)
 //   ScopedResolve     .scoped resolve of an instance the scope has 0  (nothing at all)
+//   AsyncSharedResolve  resolveAsync of an existing async .shared  0  (nothing at all)
+//   AsyncNewChain5    A2: the chain with async factories           10 000 (the five instances
+//                                                                  and one frame per level)
 //
 // The expected counts are checked in under Benchmarks/Thresholds/ and enforced
 // by Benchmarks/check-allocations.sh: any extra allocation fails the check.
@@ -139,6 +142,32 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(scope.resolve(type: UnitOfWork.self))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("AsyncSharedResolve", configuration: configuration) { benchmark in
+        let container = Container()
+        container.register(type: Service.self) { (_: Resolver) async in ServiceImpl() as Service }
+        blackHole(try await container.resolveAsync(type: Service.self))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(try await container.resolveAsync(type: Service.self))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("AsyncNewChain5", configuration: configuration) { benchmark in
+        let container = Container()
+        container.register(type: E.self, in: .new) { (_: Resolver) async in E() }
+        container.register(type: D.self, in: .new) { (r: Resolver) async throws in D(e: try await r.resolve()) }
+        container.register(type: C.self, in: .new) { (r: Resolver) async throws in C(d: try await r.resolve()) }
+        container.register(type: B.self, in: .new) { (r: Resolver) async throws in B(c: try await r.resolve()) }
+        container.register(type: A.self, in: .new) { (r: Resolver) async throws in A(b: try await r.resolve()) }
+        blackHole(try await container.resolveAsync(type: A.self))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(try await container.resolveAsync(type: A.self))
         }
         benchmark.stopMeasurement()
     }

@@ -86,6 +86,8 @@ let scenarios: [Scenario] = [
     Scenario(id: "G3", title: "100 nodes: 20 .shared, .graph and .new mixed (230 objects)", unit: .nsPerOp, target: nil),
     Scenario(id: "SC1", title: "a request: makeScope, register, resolve .scoped, close", unit: .nsPerOp, target: 200),
     Scenario(id: "SC2", title: ".scoped resolve (instance exists in the scope)", unit: .nsPerOp, target: nil),
+    Scenario(id: "A1", title: "async resolve, .shared async registration (instance exists)", unit: .nsPerOp, target: nil),
+    Scenario(id: "A2", title: "async resolve, 5-level .new chain of async factories", unit: .nsPerOp, target: nil),
     Scenario(id: "R", title: "register 10 000 services", unit: .nsPerRegistration, target: nil),
     Scenario(id: "M", title: "heap bytes per registration", unit: .bytesPerRegistration, target: nil),
 ]

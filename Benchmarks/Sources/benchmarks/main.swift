@@ -20,7 +20,7 @@ func printError(_ text: String) {
 let usage = """
     USAGE: benchmarks [--filter <substring>] [--json] [--contender <name>]... [--reps <n>] [--ops <n>] [--graph-ops <n>]
 
-      --filter <substring>  only the scenario with that id (S1…S7, G1…G3, SC1, SC2, R, M), or else those whose id or
+      --filter <substring>  only the scenario with that id (S1…S7, G1…G3, SC1, SC2, A1, A2, R, M), or else those whose id or
                             title contains it (case-insensitive), e.g. --filter S2, --filter shared
       --json                machine-readable output on stdout (progress still goes to stderr)
       --contender <name>    only these columns: syringe, by-hand, swift-locked, swift-frozen, swinject (repeatable)
@@ -134,6 +134,8 @@ for index in selected {
         case "G3": results[index, default: [:]][contender] = runner.graph(.g3, contender)
         case "SC1": results[index, default: [:]][contender] = await runner.sc1(contender)
         case "SC2": results[index, default: [:]][contender] = runner.sc2(contender)
+        case "A1": results[index, default: [:]][contender] = await runner.a1(contender)
+        case "A2": results[index, default: [:]][contender] = await runner.a2(contender)
         case "R": results[index, default: [:]][contender] = runner.r(contender)
         case "M": results[index, default: [:]][contender] = runner.m(contender)
         default: fatalError("unknown scenario \(scenario.id)")
@@ -234,6 +236,10 @@ let ratios = [
              value: quotient(median("G2", .syringe), median("G1", .syringe)), limit: 11, atMost: true),
     RunRatio(name: "SC2 / S2, Syringe (a scope's instance costs what a .shared one does)",
              value: quotient(median("SC2", .syringe), median("S2", .syringe)), limit: 1.5, atMost: true),
+    RunRatio(name: "A1 / S2, Syringe (an existing instance, resolved async)",
+             value: quotient(median("A1", .syringe), median("S2", .syringe)), limit: 2, atMost: true),
+    RunRatio(name: "A2 / S5, Syringe (a chain of async factories)",
+             value: quotient(median("A2", .syringe), median("S5", .syringe)), limit: 2, atMost: true),
 ].filter { $0.value != nil }
 
 // MARK: - Output
@@ -370,6 +376,8 @@ print("  • SC1: one request: makeScope(), register the request's value, resolv
 print("    a .shared dependency, await close(); a tenth of the ops. Swinject has no request scope: a child Container per")
 print("    request with the value and the unit of work (.container) registered in it, nothing to close. SC2: the unit of")
 print("    work, already made in the scope, resolved again (Swinject: from the child container).")
+print("  • A1, A2: resolveAsync from an async loop; A1 an async .shared registration whose instance exists, A2 S5's chain")
+print("    with every factory async (a fifth of the ops). Swinject has no async resolution: no cells.")
 print("  • R: \(Runner.registrationCount) registrations (1 000 types × unnamed + 9 names) into a fresh container per repetition,")
 print("    \(method.repetitions) repetitions (fewer ops than 10^6). M: growth of glibc mallinfo2 in-use bytes (incl. mmapped) over")
 print("    the same \(Runner.registrationCount) registrations, divided by \(Runner.registrationCount), 5 repetitions.")
