@@ -15,16 +15,24 @@ enum InjectionFailure {
         do {
             return try container.tryResolve(type: type, name: name)
         } catch {
-            stop(error, type: T.self, at: site)
+            stop(error, type: T.self, from: container, at: site)
         }
     }
 
-    static func stop<T>(_ error: ResolutionError, type: T.Type, at site: InjectionSite) -> Never {
-        fatalError(message(error, type: type, at: site), file: site.file, line: site.line)
+    static func stop<T>(_ error: ResolutionError, type: T.Type, from container: Container, at site: InjectionSite) -> Never {
+        fatalError(message(error, type: type, from: container, at: site), file: site.file, line: site.line)
     }
 
-    /// The text `stop` prints.
-    static func message<T>(_ error: ResolutionError, type: T.Type, at site: InjectionSite) -> String {
-        "Syringe: cannot inject a \(TypeName.of(T.self)) property of \(site.owner), declared at \(site.file):\(site.line).\n\(error.description)"
+    /// The text `stop` prints. When the property fell back to the default
+    /// `Container.shared`, it says so: the usual cause is a task (often a
+    /// detached one) that does not carry the binding the caller expected.
+    static func message<T>(_ error: ResolutionError, type: T.Type, from container: Container, at site: InjectionSite) -> String {
+        var text = "Syringe: cannot inject a \(TypeName.of(T.self)) property of \(site.owner), declared at \(site.file):\(site.line).\n\(error.description)"
+        if container === Container.fallback {
+            text += "\nIt was resolved from the default Container.shared: no `Container.$shared.withValue(…)` binding "
+                + "is in effect in this task. The binding is task-local, and a detached task (`Task.detached`) "
+                + "does not inherit it: bind it there again, or pass the container (`@Injected(from:)`)."
+        }
+        return text
     }
 }

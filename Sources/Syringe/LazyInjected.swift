@@ -94,7 +94,7 @@ private final class LazyInjection<T>: @unchecked Sendable {
             }
             if pthread_equal(resolving, me) != 0 {
                 lock.unlock()
-                InjectionFailure.stop(cycleError(), type: T.self, at: site)
+                InjectionFailure.stop(cycleError(), type: T.self, from: container, at: site)
             }
             resolved.wait(releasing: lock)
         }

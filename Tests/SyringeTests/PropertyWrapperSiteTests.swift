@@ -52,6 +52,40 @@ struct PropertyWrapperSiteTests {
         #expect(text.contains("Syringe could not resolve Service: nothing is registered for it"))
     }
 
+    @Test("an @Injected that fell back to the default Container.shared says so: a detached task does not inherit the binding")
+    func detachedTaskFallbackText() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Screen {
+                @Injected var manager: Service
+                init() {}
+            }
+            let bound = Container()
+            bound.register(type: Service.self) { _ in ServiceImp() }
+            await Container.$shared.withValue(bound) {
+                _ = Screen()   // bound here: resolves
+                await Task.detached { _ = Screen() }.value
+            }
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("cannot inject a Service property of Screen"))
+        #expect(text.contains("It was resolved from the default Container.shared"))
+        #expect(text.contains("a detached task (`Task.detached`) does not inherit it"))
+    }
+
+    @Test("a failing @Injected with its own container does not mention the default one")
+    func ownContainerFailureTextHasNoFallbackNote() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Screen {
+                @Injected(from: Container()) var manager: Service
+                init() {}
+            }
+            _ = Screen()
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("cannot inject a Service property of Screen"))
+        #expect(!text.contains("default Container.shared"))
+    }
+
     @Test("a failing @LazyInjected stops on first access with the same text")
     func lazyInjectedFailureText() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
