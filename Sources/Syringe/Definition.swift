@@ -194,6 +194,16 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
     }
 
+    /// A registration with both: resolved asynchronously with the async
+    /// factory, synchronously with `factory` (which may still throw
+    /// `AsyncOnly`: see `Container.register(type:name:in:isolatedTo:factory:)`).
+    @usableFromInline
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory, asyncFactory: AsyncFactory) {
+        self.factory = factory
+        self.extras = DefinitionExtras(weak: kind == .weak ? WeakInstanceBox<T>() : nil, asyncFactory: asyncFactory)
+        super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
+    }
+
     /// A copy for one scope, sharing the factories and the hooks.
     private init(scopeLocalCopyOf original: Definition<T>, key: DefinitionKey) {
         self.factory = original.factory
@@ -357,8 +367,11 @@ struct ArgumentTuple: @unchecked Sendable {
 }
 
 /// What the synchronous factory of an async registration throws (see
-/// `ResolutionContext.failure`).
-struct AsyncOnly: Error {}
+/// `ResolutionContext.failure`); `mainActor` when the registration's factory
+/// is isolated to the main actor and the resolve ran elsewhere.
+struct AsyncOnly: Error {
+    var mainActor = false
+}
 
 /// The `onResolved` callbacks and the disposers of one definition, kept in
 /// one object so that a registration without either pays one word for both.

@@ -248,10 +248,11 @@ final class ResolutionContext {
             return error
         }
         let path = isBuilding(definition) ? pathText : pathText(appending: definition.stepText)
-        if error is AsyncOnly {
+        if let error = error as? AsyncOnly {
             // An async registration asked for synchronously; if the async
             // resolve around this one is building it, that is a cycle.
-            let reason: ResolutionError.Reason = asyncParent?.contains(definition) == true ? .cycle : .registeredAsync
+            let reason: ResolutionError.Reason = asyncParent?.contains(definition) == true ? .cycle
+                : error.mainActor ? .isolatedToMainActor : .registeredAsync
             return definition.error(reason, path: path)
         }
         return definition.error(.factoryFailed(error), path: path)

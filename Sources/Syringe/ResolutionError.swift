@@ -52,6 +52,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         /// The resolving task was cancelled while it waited for another
         /// task to create the instance.
         case cancelled
+        /// The registration's factory is isolated to the main actor, and it
+        /// was resolved synchronously off the main actor: resolve it with
+        /// `await` (`resolveAsync`), or from the main actor.
+        case isolatedToMainActor
     }
 
     /// The kind of failure.
@@ -142,6 +146,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "or `try await r.resolve()` in a factory, which must then be async itself."
         case .cancelled:
             text += "the task was cancelled while it waited for another task to create the instance."
+        case .isolatedToMainActor:
+            text += "its factory is isolated to the main actor, and it was resolved synchronously off the main actor. "
+                + "Resolve it from the main actor, or with await from anywhere: "
+                + "`try await container.resolveAsync(type: \(TypeName.of(type)).self)`."
         case .disposerWithoutOwner(let scope):
             if scope == .weak {
                 text += "it has an onDispose disposer, and a .weak instance has no owner to run it. "

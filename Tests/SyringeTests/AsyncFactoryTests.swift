@@ -11,6 +11,12 @@ final class Connection: Sendable {
         tracked = Tracked(counter)
         self.label = label
     }
+
+    /// One made without awaiting, for synchronous factories.
+    init(sync: Void) {
+        tracked = Tracked(Counter())
+        label = "sync"
+    }
 }
 
 /// Built from a connection, asynchronously.
@@ -516,6 +522,73 @@ struct AsyncFactoryTests {
         #expect(waited.failureReason == "cancelled")
         release.store(true, ordering: .releasing)
         _ = try await creator.value
+    }
+}
+
+/// A view model: isolated to the main actor, as UI objects are.
+@MainActor
+final class ProfileModel {
+    let connection: Connection
+    /// Proves the initialiser ran on the main actor: `assumeIsolated`
+    /// traps anywhere else.
+    let builtOnMainActor: Bool
+    init(connection: Connection) {
+        self.connection = connection
+        builtOnMainActor = MainActor.assumeIsolated { true }
+    }
+}
+
+@Suite("Main-actor factories")
+struct MainActorFactoryTests {
+    static func app(counter: Counter, in scope: Scope = .new) -> Container {
+        let c = Container()
+        c.register(type: Connection.self) { _ async in await Connection(Counter()) }
+        c.register(type: Tracked.self) { _ in Tracked(counter) }
+        c.register(type: ProfileModel.self, in: scope, isolatedTo: MainActor.self) { r in
+            _ = try r.resolve(type: Tracked.self)
+            return ProfileModel(connection: Connection(sync: ()))
+        }
+        return c
+    }
+
+    @Test("resolved synchronously on the main actor, the factory runs right there")
+    @MainActor
+    func syncOnMainActor() throws {
+        let counter = Counter()
+        let c = Self.app(counter: counter)
+        let model = try c.tryResolve(type: ProfileModel.self)
+        #expect(model.builtOnMainActor)
+        #expect(counter.created == 1)
+    }
+
+    @Test("resolved synchronously off the main actor, it is a ResolutionError that says how to resolve it, not a crash")
+    func syncOffMainActor() async throws {
+        let c = Self.app(counter: Counter())
+        let error = try #require(await Task.detached {
+            expectResolutionError(.isolatedToMainActor) { try c.tryResolve(type: ProfileModel.self) }
+        }.value)
+        #expect(error.description.contains("resolveAsync(type: ProfileModel.self)"))
+    }
+
+    @Test("resolved with await from a detached task, the factory runs on the main actor")
+    func awaitFromAnywhere() async throws {
+        let c = Self.app(counter: Counter())
+        let built = try await Task.detached { () async throws -> Bool in
+            let model = try await c.resolveAsync(type: ProfileModel.self)
+            return await model.builtOnMainActor
+        }.value
+        #expect(built)
+    }
+
+    @Test("a .shared main-actor registration is created once, whether resolved with or without await")
+    @MainActor
+    func sharedOnce() async throws {
+        let counter = Counter()
+        let c = Self.app(counter: counter, in: .shared)
+        let synchronously = try c.tryResolve(type: ProfileModel.self)
+        let asynchronously = try await c.resolveAsync(type: ProfileModel.self)
+        #expect(synchronously === asynchronously)
+        #expect(counter.created == 1)
     }
 }
 

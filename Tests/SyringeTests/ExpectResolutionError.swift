@@ -19,6 +19,7 @@ enum ExpectedReason: CustomStringConvertible {
     case disposerWithoutOwner(scope: Scope)
     case registeredAsync
     case cancelled
+    case isolatedToMainActor
 
     func matches(_ reason: ResolutionError.Reason) -> Bool {
         switch (self, reason) {
@@ -30,7 +31,8 @@ enum ExpectedReason: CustomStringConvertible {
             registered.sorted() == expected.sorted()
         case let (.incompatibleAlias(expected), .incompatibleAlias(instanceType)):
             instanceType == expected
-        case (.noScope, .noScope), (.closed, .closed), (.registeredAsync, .registeredAsync), (.cancelled, .cancelled):
+        case (.noScope, .noScope), (.closed, .closed), (.registeredAsync, .registeredAsync), (.cancelled, .cancelled),
+             (.isolatedToMainActor, .isolatedToMainActor):
             true
         case let (.captiveDependency(expected, expectedScope), .captiveDependency(captor, captorScope)):
             captor == expected && captorScope == expectedScope
@@ -54,6 +56,7 @@ enum ExpectedReason: CustomStringConvertible {
         case .disposerWithoutOwner(let scope): ".disposerWithoutOwner(scope: .\(scope))"
         case .registeredAsync: ".registeredAsync"
         case .cancelled: ".cancelled"
+        case .isolatedToMainActor: ".isolatedToMainActor"
         }
     }
 }
