@@ -187,6 +187,31 @@ struct ReadmeExampleTests {
         #expect(database.isClosed)
     }
 
+    @Test("Async factories")
+    func asyncFactories() async throws {
+        let c = Container()
+        c.register(type: AppConfig.self) { _ in AppConfig(path: "app.sqlite") }           // synchronous, as before
+        c.register(type: Pool.self) { (r: Resolver) async throws in                      // .shared, made once
+            try await Pool.connect(config: r.resolve())
+        }
+        c.register(type: TodoRepo.self, in: .new) { (r: Resolver) async throws in TodoRepo(pool: try await r.resolve()) }
+        c.register(type: MonthReport.self) { (r: Resolver, month: Int) async throws in
+            try await MonthReport(month: month, repo: r.resolve())
+        }
+        c.register(type: TodoListModel.self, in: .new, isolatedTo: MainActor.self) { r in
+            TodoListModel(config: try r.resolve())
+        }
+
+        let repo: TodoRepo = try await c.resolveAsync()
+        let report = try await c.resolveAsync(type: MonthReport.self, arguments: 11)
+        let model = try await c.resolveAsync(type: TodoListModel.self)      // built on the main actor
+        #expect(repo.pool === report.repo.pool)
+        #expect(report.month == 11)
+        #expect(await model.config.path == "app.sqlite")
+        // A synchronous resolve of an async registration says how to resolve it instead.
+        expectResolutionError(.registeredAsync) { try c.tryResolve(type: TodoRepo.self) }
+    }
+
     @Test("The shared container is task-local")
     func sharedContainer() {
         let testContainer = Container()
@@ -262,3 +287,30 @@ private struct RequestID: Sendable {
 private struct RequestLog { let id: RequestID }
 private struct TodoHandler { let tx: Transaction; let log: RequestLog }
 private func handle(_ request: String, _ handler: TodoHandler) async throws {}
+
+private struct AppConfig: Sendable { let path: String }
+private final class Pool: Sendable {
+    let path: String
+    private init(path: String) { self.path = path }
+    static func connect(config: AppConfig) async throws -> Pool {
+        await Task.yield()
+        return Pool(path: config.path)
+    }
+}
+private final class TodoRepo: Sendable {
+    let pool: Pool
+    init(pool: Pool) { self.pool = pool }
+}
+private final class MonthReport: Sendable {
+    let month: Int
+    let repo: TodoRepo
+    init(month: Int, repo: TodoRepo) async {
+        await Task.yield()
+        self.month = month
+        self.repo = repo
+    }
+}
+@MainActor private final class TodoListModel {
+    let config: AppConfig
+    init(config: AppConfig) { self.config = config }
+}
