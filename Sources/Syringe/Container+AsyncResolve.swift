@@ -64,14 +64,10 @@ extension Container {
 
     @inlinable
     nonisolated(nonsending) func resolveAsync<T>(type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        switch startAsync(T.self, name: name, signature: NoArguments.identity) {
-        case .instance(let instance)?:
-            return instance
-        case .definition(let definition, let holder)?:
-            return try await produceAsync(definition, holder: holder, arguments: Container.noArguments, parent: parent)
-        case nil:
+        guard let instance = try await resolveIfRegisteredAsync(type: type, name: name, parent: parent) else {
             throw notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent)
         }
+        return instance
     }
 
     @usableFromInline

@@ -71,32 +71,36 @@ func expectResolutionError<T>(_ expected: ExpectedReason, sourceLocation: Source
                               _ body: () throws -> T) -> ResolutionError? {
     do {
         _ = try body()
-        Issue.record("expected a ResolutionError \(expected), but nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as ResolutionError {
-        if expected.matches(error.reason) {
-            return error
-        }
-        Issue.record("expected \(expected), got \(error.reason)", sourceLocation: sourceLocation)
+        return matching(expected, thrown: nil, sourceLocation: sourceLocation)
     } catch {
-        Issue.record("expected a ResolutionError \(expected), got \(error)", sourceLocation: sourceLocation)
+        return matching(expected, thrown: error, sourceLocation: sourceLocation)
     }
-    return nil
 }
 
 /// `expectResolutionError` for an async body. A name of its own: an async
 /// overload would be preferred in async tests, even for synchronous bodies.
 @discardableResult
 func expectAsyncResolutionError<T>(_ expected: ExpectedReason, sourceLocation: SourceLocation = #_sourceLocation,
-                              _ body: () async throws -> T) async -> ResolutionError? {
+                                   _ body: () async throws -> T) async -> ResolutionError? {
     do {
         _ = try await body()
+        return matching(expected, thrown: nil, sourceLocation: sourceLocation)
+    } catch {
+        return matching(expected, thrown: error, sourceLocation: sourceLocation)
+    }
+}
+
+/// `thrown` as the expected `ResolutionError`, or nil with an issue recorded.
+private func matching(_ expected: ExpectedReason, thrown: (any Error)?, sourceLocation: SourceLocation) -> ResolutionError? {
+    switch thrown {
+    case nil:
         Issue.record("expected a ResolutionError \(expected), but nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as ResolutionError {
+    case let error as ResolutionError:
         if expected.matches(error.reason) {
             return error
         }
         Issue.record("expected \(expected), got \(error.reason)", sourceLocation: sourceLocation)
-    } catch {
+    case let error?:
         Issue.record("expected a ResolutionError \(expected), got \(error)", sourceLocation: sourceLocation)
     }
     return nil
