@@ -72,7 +72,9 @@ extension Container {
     /// is thrown afterwards, together, as a `DisposalError`. A second call
     /// returns at once. Instances that `releaseSharedInstances()`, `remove` or
     /// a re-registration dropped earlier are not disposed: they may still be
-    /// in use, and go when the last reference to them does.
+    /// in use, and go when the last reference to them does. The disposed
+    /// `.shared` and `.scoped` instances' memory goes with the container's
+    /// (for a scope, when the request lets go of it).
     ///
     /// A resolve racing `close()` either finishes before it or fails with
     /// `.closed`; an instance such a resolve had just created is disposed
@@ -96,16 +98,17 @@ extension Container {
         for item in pending {
             failures.append(contentsOf: await item.dispose())
         }
-        // Resolves that began before the close may still read the boxes.
-        for item in pending {
-            if let box = item.retiring {
-                Reclamation.retire(box)
-            }
+        // Resolves that began before the close may still read the boxes, so
+        // they are not released here. Nor retired: freeing them would need
+        // the reclaimer's heavy fence, a system call that cost a request's
+        // scope more than all the rest of its work. This container keeps them
+        // until it is freed itself, when no such resolve can be running: a
+        // resolve holds the container it resolves from, which holds its
+        // ancestors, for as long as it runs.
+        let boxes = pending.compactMap(\.retiring)
+        if !boxes.isEmpty {
+            writerLock.withLock { closedBoxes.append(contentsOf: boxes) }
         }
-        // The disposers' closures hold the instances too: drop them first, so
-        // that the poll below can free what nothing else holds.
-        pending = []
-        Reclamation.poll()
         if !failures.isEmpty {
             throw DisposalError(failures: failures)
         }

@@ -40,6 +40,9 @@ public final class Container: @unchecked Sendable {
     /// `.new` and `.graph` instances with disposers that a scope disposes
     /// when it closes. Guarded by `writerLock`.
     var tracked: [PendingDisposal] = []
+    /// The boxes of the instances `close()` disposed, kept until this
+    /// container is freed (see `close()`). Guarded by `writerLock`.
+    var closedBoxes: [AnyObject] = []
 
     /// Creates an empty container, optionally the child of `parent`.
     ///
