@@ -592,6 +592,32 @@ struct MainActorFactoryTests {
     }
 }
 
+/// A global actor of the program's own, for factories isolated to it.
+@globalActor
+actor BackgroundActor {
+    static let shared = BackgroundActor()
+}
+
+/// Isolated to `BackgroundActor`.
+@BackgroundActor
+final class BackgroundWorker {
+    let builtOnItsActor: Bool
+    init() {
+        builtOnItsActor = BackgroundActor.shared.assumeIsolated { _ in true }
+    }
+}
+
+extension MainActorFactoryTests {
+    @Test("a factory isolated to another global actor is an async factory: resolved with await, it runs on its actor")
+    func otherGlobalActor() async throws {
+        let c = Container()
+        c.register(type: BackgroundWorker.self, in: .new) { @BackgroundActor r async in BackgroundWorker() }
+        let worker = try await c.resolveAsync(type: BackgroundWorker.self)
+        #expect(await worker.builtOnItsActor)
+        expectResolutionError(.registeredAsync) { try c.tryResolve(type: BackgroundWorker.self) }
+    }
+}
+
 extension Result {
     /// The case name of a `ResolutionError`'s reason, for comparing outcomes.
     var failureReason: String? {
