@@ -117,14 +117,20 @@ extension Container {
         guard parent == nil else {
             return try await body(frame)
         }
+        // The resolve ends here either way: a resolver a factory kept starts
+        // a resolve of its own from now on, and the graph is let go.
+        defer { frame.end() }
+        let instance: T
         do throws(ResolutionError) {
-            let instance = try await body(frame)
-            try frame.madeResolution?.finish()
-            return instance
+            instance = try await body(frame)
         } catch {
             frame.madeResolution?.abandon()
             throw error
         }
+        // Outside the `do`: when a callback throws, `finish` has already
+        // taken back exactly the instances whose callbacks did not all run.
+        try frame.madeResolution?.finish()
+        return instance
     }
 
     /// The factory of `definition`, in `frame`, and its hooks: `onResolved`
@@ -134,7 +140,7 @@ extension Container {
     nonisolated(nonsending) func constructAsync<T>(_ definition: Definition<T>, resolvingFrom container: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: container, frame: frame)
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
-        if let hooks = definition.loadHooks() {
+        if let hooks = definition.hooksInSection() {
             try applyHooks(hooks, to: instance, of: definition, resolver: resolver, frame: frame)
         }
         return instance
@@ -193,9 +199,11 @@ extension Container {
             }
             let resolver = Resolver(container: holder, frame: frame)
             let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
-            let box = definition.publishShared(instance)
+            guard let box = definition.publishShared(instance) else {
+                return definition.sharedInstanceInSection() ?? instance   // a synchronous creator published first
+            }
             try holder.publishOrAbandon(instance, box: box, of: definition, path: frame.pathText)
-            if let hooks = definition.loadHooks() {
+            if let hooks = definition.hooksInSection() {
                 frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
                     if let retracted = definition.retractShared(box) {
                         Reclamation.retire(retracted)
@@ -235,7 +243,7 @@ extension Container {
 
     /// `.weak`: the live instance, or a new one made by one task at a time.
     nonisolated(nonsending) func reuseOrCreateWeakAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        if definition.hasDisposers {
+        if let hooks = definition.hooksInSection(), !hooks.disposers.isEmpty {
             throw definition.error(.disposerWithoutOwner(scope: .weak), path: path(to: definition, below: parent))
         }
         return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
@@ -254,8 +262,11 @@ extension Container {
             }
             let resolver = Resolver(container: holder, frame: frame)
             let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
-            let created = try definition.storeWeakInstance(instance)
-            if let hooks = definition.loadHooks(), let created {
+            let (kept, created) = try definition.storeWeakInstance(instance)
+            guard let created else {
+                return kept   // a synchronous creator stored one first, or it is not a reference
+            }
+            if let hooks = definition.hooksInSection() {
                 frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
                     try? definition.withWeakBox { $0.forget(ifHolding: created) }
                 }
@@ -312,11 +323,17 @@ extension Definition {
         try withWeakBox { $0.load() }
     }
 
-    /// Keeps `instance` weakly; returns the object it refers to, if kept.
-    func storeWeakInstance(_ instance: T) throws(ResolutionError) -> ObjectIdentifier? {
+    /// Keeps `instance` weakly, unless a live one was stored meanwhile (by a
+    /// synchronous creator of a registration with both factories): returns
+    /// the instance to hand out, and the object kept for it, if `instance`
+    /// was kept.
+    func storeWeakInstance(_ instance: T) throws(ResolutionError) -> (instance: T, created: ObjectIdentifier?) {
         try withWeakBox { box in
+            if let live = box.load() {
+                return (live, nil)
+            }
             box.store(instance)
-            return box.storedObject
+            return (instance, box.storedObject)
         }
     }
 }

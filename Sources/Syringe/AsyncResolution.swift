@@ -26,6 +26,8 @@ final class AsyncFrame: Sendable {
     /// The outermost frame's resolution, made on first use: a resolve without
     /// `.graph` instances or callbacks (a `.new` chain) never needs one.
     private let lazyResolution = AtomicLazyReference<AsyncResolution>()
+    /// Set on the outermost frame when its resolve has returned (`end()`).
+    private let ended = Atomic<Bool>(false)
     /// Frames from the outermost to this one.
     let depth: Int
 
@@ -40,6 +42,22 @@ final class AsyncFrame: Sendable {
     var resolution: AsyncResolution {
         let holder = root ?? self
         return holder.lazyResolution.load() ?? holder.lazyResolution.storeIfNil(AsyncResolution())
+    }
+
+    /// This frame, if its resolve is still running; nil once the outermost
+    /// resolve has returned. A factory may keep its `Resolver` (in a task it
+    /// starts, say) and resolve through it later: that is then a resolve of
+    /// its own, not part of a graph that is gone, and keeps nothing of it.
+    @usableFromInline
+    var unlessEnded: AsyncFrame? {
+        (root ?? self).ended.load(ordering: .acquiring) ? nil : self
+    }
+
+    /// Ends the outermost resolve: see `unlessEnded`. Drops its graph and
+    /// its callbacks. Call on the outermost frame, once.
+    func end() {
+        ended.store(true, ordering: .releasing)
+        madeResolution?.end()
     }
 
     /// The resolution, if any frame has needed it yet.
@@ -231,6 +249,19 @@ final class AsyncResolution: @unchecked Sendable {
         for undo in undone {
             undo()
         }
+    }
+
+    /// Lets go of the graph and the callbacks once the resolve has returned.
+    func end() {
+        let dropped = lock.withLock { () -> ([ObjectIdentifier: GraphSlot], [Pending]) in
+            defer {
+                graph = [:]
+                pending = []
+            }
+            return (graph, pending)
+        }
+        // Released outside the lock: an instance's deinit may resolve.
+        withExtendedLifetime(dropped) {}
     }
 }
 

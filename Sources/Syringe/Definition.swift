@@ -1,3 +1,4 @@
+import CSyringeTable
 import Synchronization
 
 /// The type-erased part of a registration, shared by every `Definition<T>`.
@@ -243,10 +244,14 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         return Unmanaged<InstanceBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
     }
 
-    /// Publishes a new `.shared` instance and returns its box. Call with the
-    /// definition claimed (see `InstanceCreation`).
+    /// Publishes a new `.shared` instance and returns its box, or nil if an
+    /// instance was published meanwhile: possible only for a registration
+    /// with both a synchronous and an async factory (a main-actor one), whose
+    /// creators claim through `InstanceCreation` and `AsyncClaims` and so do
+    /// not exclude each other. The first published wins. Call with the
+    /// definition claimed.
     @usableFromInline
-    func publishShared(_ value: T) -> UnsafeRawPointer {
+    func publishShared(_ value: T) -> UnsafeRawPointer? {
         // Every box gets its place in the order: whether the instance
         // conforms to `Disposable` is asked only when its owner closes.
         let made = InstanceBox(value, order: CreationOrder.next())
@@ -256,8 +261,21 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         // creator reads its owner's closed flag after this store, and
         // `close()` sets the flag before it takes the boxes, so one of the
         // two always sees the other (see `Container.publishOrAbandon`).
-        sharedBox.store(box, ordering: .sequentiallyConsistent)
+        guard sharedBox.compareExchange(expected: nil, desired: box, ordering: .sequentiallyConsistent).exchanged else {
+            Unmanaged.passUnretained(made).release()   // never published: no reader can have it
+            return nil
+        }
         return box
+    }
+
+    /// `loadHooks()` for the async engine, which holds no read-side section
+    /// of its own: a replaced hooks object is retired, and must not be
+    /// freed between the load and the retain.
+    @usableFromInline
+    func hooksInSection() -> Hooks<T>? {
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        return loadHooks()
     }
 
     /// Takes back the instance in `box` if it is still the published one

@@ -1,3 +1,5 @@
+import CSyringeTable
+
 /// Lets diagnostics see through `Optional` without knowing its wrapped type statically.
 private protocol OptionalType {
     static var wrappedType: Any.Type { get }
@@ -13,6 +15,10 @@ extension Container {
     @usableFromInline
     func notRegistered<T>(_ type: T.Type, name: String?, signature: UnsafeRawPointer, argumentTypes: [Any.Type],
                           asyncParent: AsyncFrame? = nil) -> ResolutionError {
+        // Its own section: the async engine calls this outside any, and the
+        // near matches read `.shared` instances (a nested section is free).
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
         let step = TypeName.step(T.self, name: name, argumentTypes: argumentTypes)
         let path = (asyncParent?.pathText ?? ResolutionContext.current.pathText) + [step]
         var walked: Container? = self

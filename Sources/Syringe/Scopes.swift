@@ -73,7 +73,9 @@ extension Container {
             }
             let resolver = Resolver(container: holder)
             let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
-            let box = definition.publishShared(instance)
+            guard let box = definition.publishShared(instance) else {
+                return definition.sharedInstance() ?? instance   // an async creator published first
+            }
             try holder.publishOrAbandon(instance, box: box, of: definition, path: context.pathText)
             if let hooks = definition.loadHooks() {
                 context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { _ in

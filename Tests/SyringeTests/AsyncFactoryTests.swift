@@ -376,6 +376,42 @@ struct AsyncFactoryTests {
         #expect(try await c.resolveIfRegisteredAsync(type: Connection.self) != nil)
     }
 
+    @Test("when one callback throws, only the instances whose callbacks did not all run are taken back")
+    func failingCallbackKeepsTheOthers() async throws {
+        let connections = Counter()
+        let c = Container()
+        c.register(type: Connection.self) { _ async in await Connection(connections) }
+            .onResolved { _, _ in }
+        c.register(type: Repository.self) { (r: Resolver) async throws in
+            Repository(connection: try await r.resolve(), counter: Counter())
+        }
+        .onResolved { _, _ in throw Failure(code: 3) }
+        await expectAsyncResolutionError(.factoryFailed(Failure(code: 3))) { try await c.resolveAsync(type: Repository.self) }
+        // The connection's callback ran before the repository's failed: it stays.
+        _ = try await c.resolveAsync(type: Connection.self)
+        #expect(connections.created == 1)
+    }
+
+    @Test("a resolver kept past its resolve starts a resolve of its own: no false cycle, no stale graph")
+    func keptResolver() async throws {
+        let kept = Locked<Resolver?>(nil)
+        let graphs = Counter()
+        let c = Container()
+        c.register(type: Tracked.self, in: .graph) { _ async in Tracked(graphs) }
+        c.register(type: Pair<Tracked>.self, in: .new) { (r: Resolver) async throws in
+            kept.withLock { $0 = r }
+            return Pair(first: try await r.resolve(), second: try await r.resolve())
+        }
+        let pair = try await c.resolveAsync(type: Pair<Tracked>.self)
+        #expect(pair.first === pair.second)
+        let resolver = try #require(kept.withLock { $0 })
+        // The graph it was part of is gone: a new .graph instance, and the
+        // registration that kept the resolver can be resolved through it.
+        #expect(try await resolver.resolve(type: Tracked.self) !== pair.first)
+        _ = try await resolver.resolve(type: Pair<Tracked>.self)
+        #expect(graphs.created == 3)
+    }
+
     // MARK: Cycles
 
     @Test("a cycle through async factories is reported with its path")
@@ -578,6 +614,19 @@ struct MainActorFactoryTests {
             return await model.builtOnMainActor
         }.value
         #expect(built)
+    }
+
+    @Test("resolved at once on the main actor and with await from another task, a .shared main-actor registration still has one instance")
+    func sharedRacingSyncAndAsync() async throws {
+        for _ in 0..<50 {
+            let counter = Counter()
+            let c = Self.app(counter: counter, in: .shared)
+            async let fromElsewhere = Task.detached { try await ObjectIdentifier(c.resolveAsync(type: ProfileModel.self)) }.value
+            let onMain = try await MainActor.run { try ObjectIdentifier(c.tryResolve(type: ProfileModel.self)) }
+            let elsewhere = try await fromElsewhere
+            #expect(onMain == elsewhere)
+            #expect(try await MainActor.run { try ObjectIdentifier(c.tryResolve(type: ProfileModel.self)) } == onMain)
+        }
     }
 
     @Test("a .shared main-actor registration is created once, whether resolved with or without await")
