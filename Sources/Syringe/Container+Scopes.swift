@@ -83,7 +83,7 @@ extension Container {
     /// ```swift
     /// try await app.close()   // at shutdown: the database last, as it was made first
     /// ```
-    public func close() async throws(DisposalError) {
+    nonisolated(nonsending) public func close() async throws(DisposalError) {
         guard closedFlag.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else {
             return
         }
@@ -95,7 +95,7 @@ extension Container {
         }
         pending.sort { $0.order > $1.order }
         var failures: [DisposalError.Failure] = []
-        for item in pending {
+        for item in pending where !item.disposers.isEmpty {
             failures.append(contentsOf: await item.dispose())
         }
         // Resolves that began before the close may still read the boxes, so
