@@ -611,7 +611,7 @@ struct MainActorFactoryTests {
         let c = Self.app(counter: Counter())
         let built = try await Task.detached { () async throws -> Bool in
             let model = try await c.resolveAsync(type: ProfileModel.self)
-            return await model.builtOnMainActor
+            return model.builtOnMainActor
         }.value
         #expect(built)
     }
@@ -662,7 +662,7 @@ extension MainActorFactoryTests {
         let c = Container()
         c.register(type: BackgroundWorker.self, in: .new) { @BackgroundActor r async in BackgroundWorker() }
         let worker = try await c.resolveAsync(type: BackgroundWorker.self)
-        #expect(await worker.builtOnItsActor)
+        #expect(worker.builtOnItsActor)
         expectResolutionError(.registeredAsync) { try c.tryResolve(type: BackgroundWorker.self) }
     }
 }

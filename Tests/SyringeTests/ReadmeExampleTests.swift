@@ -207,7 +207,7 @@ struct ReadmeExampleTests {
         let model = try await c.resolveAsync(type: TodoListModel.self)      // built on the main actor
         #expect(repo.pool === report.repo.pool)
         #expect(report.month == 11)
-        #expect(await model.config.path == "app.sqlite")
+        #expect(model.config.path == "app.sqlite")
         // A synchronous resolve of an async registration says how to resolve it instead.
         expectResolutionError(.registeredAsync) { try c.tryResolve(type: TodoRepo.self) }
     }
