@@ -53,7 +53,11 @@ extension Container {
     nonisolated(nonsending) func produceAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         if let parent, definition.isAsync, definition.kind == .new, !isClosedNow {
             let frame = try AsyncFrame.enter(definition, parent: parent)
-            return try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+            if frame.isNested {
+                return try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+            }
+            // The resolve `parent` was part of has ended: this one is outermost.
+            return try await produceAsyncSlowly(definition, holder: holder, arguments: arguments, parent: nil)
         }
         return try await produceAsyncSlowly(definition, holder: holder, arguments: arguments, parent: parent)
     }
@@ -103,7 +107,7 @@ extension Container {
         }
         let context = ResolutionContext.current
         let outer = context.asyncParent
-        context.asyncParent = parent
+        context.asyncParent = parent.unlessEnded
         defer { context.asyncParent = outer }
         return try produce(Located(definition, in: holder), as: T.self, arguments: arguments)
     }
@@ -114,7 +118,7 @@ extension Container {
     nonisolated(nonsending) func inFrame<T>(_ definition: AnyDefinition, parent: AsyncFrame?,
                     _ body: nonisolated(nonsending) (AsyncFrame) async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
         let frame = try AsyncFrame.enter(definition, parent: parent)
-        guard parent == nil else {
+        guard !frame.isNested else {
             return try await body(frame)
         }
         // The resolve ends here either way: a resolver a factory kept starts
@@ -218,7 +222,7 @@ extension Container {
     /// one task of the graph while the others (child tasks of its factories)
     /// suspend.
     nonisolated(nonsending) func reuseOrConstructInGraphAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        if let parent, let instance = parent.resolution.graphInstance(of: definition) {
+        if let parent = parent?.unlessEnded, let instance = parent.resolution.graphInstance(of: definition) {
             return instance
         }
         return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in

@@ -48,7 +48,8 @@ final class AsyncFrame: Sendable {
     /// resolve has returned. A factory may keep its `Resolver` (in a task it
     /// starts, say) and resolve through it later: that is then a resolve of
     /// its own, not part of a graph that is gone, and keeps nothing of it.
-    @usableFromInline
+    /// `enter` applies this to every frame it makes, so the engine asks it
+    /// only where a parent is used before a frame is entered.
     var unlessEnded: AsyncFrame? {
         (root ?? self).ended.load(ordering: .acquiring) ? nil : self
     }
@@ -60,17 +61,23 @@ final class AsyncFrame: Sendable {
         madeResolution?.end()
     }
 
+    /// Whether this frame is part of a resolve begun above it; false for the
+    /// outermost frame.
+    @usableFromInline
+    var isNested: Bool { parent != nil }
+
     /// The resolution, if any frame has needed it yet.
     var madeResolution: AsyncResolution? {
         (root ?? self).lazyResolution.load()
     }
 
     /// Starts building `definition` below `parent` (a new outermost resolve
-    /// when nil); fails on a cycle, with the same bounds as the synchronous
-    /// engine (`ResolutionContext.enterNested`).
+    /// when nil, or when the resolve `parent` belonged to has ended: see
+    /// `unlessEnded`); fails on a cycle, with the same bounds as the
+    /// synchronous engine (`ResolutionContext.enterNested`).
     @usableFromInline
     static func enter(_ definition: AnyDefinition, parent: AsyncFrame?) throws(ResolutionError) -> AsyncFrame {
-        guard let parent else {
+        guard let parent = parent?.unlessEnded else {
             return AsyncFrame(definition: definition, parent: nil)
         }
         let occurrences = parent.occurrences(of: definition)

@@ -273,6 +273,11 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// freed between the load and the retain.
     @usableFromInline
     func hooksInSection() -> Hooks<T>? {
+        // Nearly every registration has none: the pointer alone says so,
+        // and reading it (not what it points to) needs no section.
+        guard hooks.load(ordering: .acquiring) != nil else {
+            return nil
+        }
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         return loadHooks()

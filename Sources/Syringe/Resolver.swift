@@ -85,7 +85,7 @@ public struct Resolver: Sendable {
     /// ```
     @inlinable
     nonisolated(nonsending) public func resolve<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T {
-        try await container.resolveAsync(type: type, name: name, parent: frame?.unlessEnded)
+        try await container.resolveAsync(type: type, name: name, parent: frame)
     }
 
     /// Resolves a dependency registered with runtime arguments from an async
@@ -95,7 +95,7 @@ public struct Resolver: Sendable {
     /// let report = try await r.resolve(type: Report.self, arguments: 11)
     /// ```
     nonisolated(nonsending) public func resolve<T, each Argument>(type: T.Type = T.self, name: String? = nil, arguments: repeat each Argument) async throws(ResolutionError) -> T {
-        try await container.resolveAsync(type: type, name: name, arguments: repeat each arguments, parent: frame?.unlessEnded)
+        try await container.resolveAsync(type: type, name: name, arguments: repeat each arguments, parent: frame)
     }
 
     /// Resolves a dependency from an async factory if it is registered; nil
@@ -105,7 +105,7 @@ public struct Resolver: Sendable {
     /// let analytics: Analytics? = try await r.resolveIfRegistered()
     /// ```
     nonisolated(nonsending) public func resolveIfRegistered<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T? {
-        try await container.resolveIfRegisteredAsync(type: type, name: name, parent: frame?.unlessEnded)
+        try await container.resolveIfRegisteredAsync(type: type, name: name, parent: frame)
     }
 
     /// Resolves every registration of `type` from an async factory; see
@@ -115,6 +115,6 @@ public struct Resolver: Sendable {
     /// let plugins: [Plugin] = try await r.resolveAll()
     /// ```
     nonisolated(nonsending) public func resolveAll<T>(type: T.Type = T.self) async throws(ResolutionError) -> [T] {
-        try await container.resolveAllAsync(type: type, parent: frame?.unlessEnded)
+        try await container.resolveAllAsync(type: type, parent: frame)
     }
 }
