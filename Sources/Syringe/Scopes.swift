@@ -74,7 +74,13 @@ extension Container {
             let resolver = Resolver(container: holder)
             let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
             guard let box = definition.publishShared(instance) else {
-                return definition.sharedInstance() ?? instance   // an async creator published first
+                // An async creator published first. (Not `??`: in this
+                // unspecialised code it instantiates `Optional<T>`'s metadata
+                // for every type, which cost S7 20 instructions per resolve.)
+                if let published = definition.sharedInstance() {
+                    return published
+                }
+                return instance
             }
             try holder.publishOrAbandon(instance, box: box, of: definition, path: context.pathText)
             if let hooks = definition.loadHooks() {
