@@ -26,14 +26,9 @@ extension Container {
         in scope: Scope = .shared,
         factory: @escaping @Sendable (Resolver) async throws -> T
     ) -> Registration<T> {
-        let definition = Definition<T>(
-            kind: AnyDefinition.Kind(scope),
-            key: DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name),
-            argumentTypes: [],
-            asyncFactory: .plain(factory)
-        )
-        install(definition)
-        return Registration(container: self, definition: definition)
+        installArgumentFree(T.self, name: name, in: scope) { kind, key in
+            Definition(kind: kind, key: key, argumentTypes: [], asyncFactory: .plain(factory))
+        }
     }
 
     /// Registers an async factory that takes runtime arguments; each resolve
@@ -85,5 +80,14 @@ extension Container {
         register(type: type, name: name, in: scope) { (resolver: Resolver) async throws -> T in
             try await initializer(repeat try await resolver.resolve(type: (each Dependency).self))
         }
+    }
+
+    /// Installs the argument-free registration of `T` that `make` builds from
+    /// its kind and key.
+    func installArgumentFree<T>(_ type: T.Type, name: String?, in scope: Scope,
+                                _ make: (AnyDefinition.Kind, DefinitionKey) -> Definition<T>) -> Registration<T> {
+        let definition = make(AnyDefinition.Kind(scope), DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name))
+        install(definition)
+        return Registration(container: self, definition: definition)
     }
 }

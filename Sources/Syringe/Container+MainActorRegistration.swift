@@ -30,24 +30,22 @@ extension Container {
         isolatedTo actor: MainActor.Type,
         factory: @escaping @MainActor @Sendable (Resolver) throws -> T
     ) -> Registration<T> {
-        let definition = Definition<T>(
-            kind: AnyDefinition.Kind(scope),
-            key: DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name),
-            argumentTypes: [],
-            factory: { resolver, _ in
-                guard MainActorCheck.isCurrent else {
-                    throw AsyncOnly(mainActor: true)
+        installArgumentFree(T.self, name: name, in: scope) { kind, key in
+            Definition(
+                kind: kind, key: key, argumentTypes: [],
+                factory: { resolver, _ in
+                    guard MainActorCheck.isCurrent else {
+                        throw AsyncOnly(mainActor: true)
+                    }
+                    // On the main queue, where the main actor runs its jobs: the
+                    // assumption holds.
+                    return try MainActor.assumeIsolated { UncheckedSendable(try factory(resolver)) }.value
+                },
+                asyncFactory: .plain { resolver in
+                    try await MainActor.run { UncheckedSendable(try factory(resolver)) }.value
                 }
-                // On the main queue, where the main actor runs its jobs: the
-                // assumption holds.
-                return try MainActor.assumeIsolated { UncheckedSendable(try factory(resolver)) }.value
-            },
-            asyncFactory: .plain { resolver in
-                try await MainActor.run { UncheckedSendable(try factory(resolver)) }.value
-            }
-        )
-        install(definition)
-        return Registration(container: self, definition: definition)
+            )
+        }
     }
 }
 
