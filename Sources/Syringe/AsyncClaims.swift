@@ -104,6 +104,29 @@ enum AsyncClaims {
         }
     }
 
+    /// The instance `existing` finds, or else the one `create` makes while
+    /// `frame`'s task holds the claim on `key`: checked again once the claim
+    /// is taken, since the task that held it before may have made one.
+    nonisolated(nonsending) static func existingOrCreated<T>(
+        _ key: ObjectIdentifier, for frame: AsyncFrame,
+        existing: () throws(ResolutionError) -> T?,
+        create: nonisolated(nonsending) () async throws(ResolutionError) -> T
+    ) async throws(ResolutionError) -> T {
+        while true {
+            if let instance = try existing() {
+                return instance
+            }
+            if try await acquire(key, for: frame) {
+                break
+            }
+        }
+        defer { release(key) }
+        if let instance = try existing() {
+            return instance
+        }
+        return try await create()
+    }
+
     /// Releases the claim on `key` and resumes every task waiting for it.
     static func release(_ key: ObjectIdentifier) {
         let woken: [Waiter] = state.lock.withLock {

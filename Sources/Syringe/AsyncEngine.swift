@@ -178,44 +178,40 @@ extension Container {
     /// What an async factory threw, as a `ResolutionError`.
     @usableFromInline
     func asyncFailure(_ error: any Error, in definition: AnyDefinition, frame: AsyncFrame?) -> ResolutionError {
-        if let error = error as? ResolutionError {
-            return error
+        if let frame {
+            return frame.failure(error)
         }
-        return frame?.failure(error) ?? definition.error(.factoryFailed(error), path: [definition.stepText])
+        return error as? ResolutionError ?? definition.error(.factoryFailed(error), path: [definition.stepText])
     }
 
     /// `.shared` (and a scope's own instance of a `.scoped` registration):
     /// created once, by one task, while the others suspend (`AsyncClaims`).
     nonisolated(nonsending) func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
-            let key = ObjectIdentifier(definition)
-            while true {
-                if let instance = definition.sharedInstanceInSection() {
-                    return instance
-                }
-                if try await AsyncClaims.acquire(key, for: frame) {
-                    break
-                }
+            try await AsyncClaims.existingOrCreated(ObjectIdentifier(definition), for: frame) { () throws(ResolutionError) in
+                definition.sharedInstanceInSection()
+            } create: { () throws(ResolutionError) -> T in
+                try await makeShared(definition, holder: holder, arguments: arguments, frame: frame)
             }
-            defer { AsyncClaims.release(key) }
-            if let instance = definition.sharedInstanceInSection() {
-                return instance   // created between the check and the claim
-            }
-            let resolver = Resolver(container: holder, frame: frame)
-            let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
-            guard let box = definition.publishShared(instance) else {
-                return definition.sharedInstanceInSection() ?? instance   // a synchronous creator published first
-            }
-            try holder.publishOrAbandon(instance, box: box, of: definition, path: frame.pathText)
-            if let hooks = definition.hooksInSection() {
-                frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
-                    if let retracted = definition.retractShared(box) {
-                        Reclamation.retire(retracted)
-                    }
-                }
-            }
-            return instance
         }
+    }
+
+    /// Makes and publishes a `.shared` instance; call holding its claim.
+    nonisolated(nonsending) private func makeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
+        let resolver = Resolver(container: holder, frame: frame)
+        let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+        guard let box = definition.publishShared(instance) else {
+            return definition.sharedInstanceInSection() ?? instance   // a synchronous creator published first
+        }
+        try holder.publishOrAbandon(instance, box: box, of: definition, path: frame.pathText)
+        if let hooks = definition.hooksInSection() {
+            frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
+                if let retracted = definition.retractShared(box) {
+                    Reclamation.retire(retracted)
+                }
+            }
+        }
+        return instance
     }
 
     /// `.graph`: the instance this async graph already has, or one built by
@@ -227,21 +223,12 @@ extension Container {
         }
         return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
             let slot = frame.resolution.slot(for: definition)
-            let key = ObjectIdentifier(slot)
-            while true {
-                if let instance = frame.resolution.value(in: slot, as: T.self) {
-                    return instance
-                }
-                if try await AsyncClaims.acquire(key, for: frame) {
-                    break
-                }
+            return try await AsyncClaims.existingOrCreated(ObjectIdentifier(slot), for: frame) { () throws(ResolutionError) in
+                frame.resolution.value(in: slot, as: T.self)
+            } create: { () throws(ResolutionError) -> T in
+                let instance = try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+                return frame.resolution.store(instance, in: slot)
             }
-            defer { AsyncClaims.release(key) }
-            if let instance = frame.resolution.value(in: slot, as: T.self) {
-                return instance
-            }
-            let instance = try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
-            return frame.resolution.store(instance, in: slot)
         }
     }
 
@@ -251,32 +238,28 @@ extension Container {
             throw definition.error(.disposerWithoutOwner(scope: .weak), path: path(to: definition, below: parent))
         }
         return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
-            let key = ObjectIdentifier(definition)
-            while true {
-                if let instance = try definition.liveWeakInstance() {
-                    return instance
-                }
-                if try await AsyncClaims.acquire(key, for: frame) {
-                    break
-                }
+            try await AsyncClaims.existingOrCreated(ObjectIdentifier(definition), for: frame) { () throws(ResolutionError) in
+                try definition.liveWeakInstance()
+            } create: { () throws(ResolutionError) -> T in
+                try await makeWeak(definition, holder: holder, arguments: arguments, frame: frame)
             }
-            defer { AsyncClaims.release(key) }
-            if let instance = try definition.liveWeakInstance() {
-                return instance
-            }
-            let resolver = Resolver(container: holder, frame: frame)
-            let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
-            let (kept, created) = try definition.storeWeakInstance(instance)
-            guard let created else {
-                return kept   // a synchronous creator stored one first, or it is not a reference
-            }
-            if let hooks = definition.hooksInSection() {
-                frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
-                    try? definition.withWeakBox { $0.forget(ifHolding: created) }
-                }
-            }
-            return instance
         }
+    }
+
+    /// Makes and keeps a `.weak` instance; call holding its claim.
+    nonisolated(nonsending) private func makeWeak<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
+        let resolver = Resolver(container: holder, frame: frame)
+        let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+        let (kept, created) = try definition.storeWeakInstance(instance)
+        guard let created else {
+            return kept   // a synchronous creator stored one first, or it is not a reference
+        }
+        if let hooks = definition.hooksInSection() {
+            frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
+                try? definition.withWeakBox { $0.forget(ifHolding: created) }
+            }
+        }
+        return instance
     }
 
     /// `.scoped`: the nearest scope's instance, created once per scope.

@@ -205,8 +205,9 @@ final class AsyncResolution: @unchecked Sendable {
     /// synchronous resolve inside an async one shares its graph (see
     /// `ResolutionContext.asyncParent`).
     func graphInstance<T>(of definition: Definition<T>) -> T? {
-        let existing = lock.withLock { graph[ObjectIdentifier(definition)] }
-        return existing.flatMap { value(in: $0, as: T.self) }
+        lock.withLock {
+            graph[ObjectIdentifier(definition)]?.box.map { unsafeDowncast($0, to: InstanceBox<T>.self).value }
+        }
     }
 
     /// Keeps a synchronous `.graph` registration's instance; returns the one
