@@ -36,7 +36,9 @@ extension Container {
         }
         // The key's type identity is `T`'s, so the definition is a `Definition<T>`.
         let definition = Unmanaged<Definition<T>>.fromOpaque(located.definition)
-        if let instance = definition._withUnsafeGuaranteedRef({ $0.sharedInstance() }) {
+        // An existing instance is returned here unless something observes
+        // resolves: then `produceAsync` reports it.
+        if let instance = definition._withUnsafeGuaranteedRef({ $0.sharedInstance() }), !syr_observed() {
             return .instance(instance)
         }
         return .definition(definition.takeUnretainedValue(), holder: located.holder.takeUnretainedValue())
@@ -51,6 +53,15 @@ extension Container {
     /// of an async function costs a frame from the task's allocator).
     @inlinable
     nonisolated(nonsending) func produceAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        if syr_observed() {
+            return try await produceAsyncObserved(definition, holder: holder, arguments: arguments, parent: parent)
+        }
+        return try await produceAsyncUnobserved(definition, holder: holder, arguments: arguments, parent: parent)
+    }
+
+    /// `produceAsync` when nothing observes the resolve.
+    @inlinable
+    nonisolated(nonsending) func produceAsyncUnobserved<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         if let parent, definition.isAsync, definition.kind == .new, !isClosedNow {
             let frame = try AsyncFrame.enter(definition, parent: parent)
             if frame.isNested {
@@ -144,6 +155,9 @@ extension Container {
     nonisolated(nonsending) func constructAsync<T>(_ definition: Definition<T>, resolvingFrom container: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: container, frame: frame)
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+        if syr_observed() {
+            Container.markObservedCreation()
+        }
         if let hooks = definition.hooksInSection() {
             try applyHooks(hooks, to: instance, of: definition, resolver: resolver, frame: frame)
         }
@@ -200,6 +214,7 @@ extension Container {
     nonisolated(nonsending) private func makeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: holder, frame: frame)
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+        Observation.current?.markCreated()
         guard let box = definition.publishShared(instance) else {
             return definition.sharedInstanceInSection() ?? instance   // a synchronous creator published first
         }
@@ -250,6 +265,7 @@ extension Container {
     nonisolated(nonsending) private func makeWeak<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: holder, frame: frame)
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+        Observation.current?.markCreated()
         let (kept, created) = try definition.storeWeakInstance(instance)
         guard let created else {
             return kept   // a synchronous creator stored one first, or it is not a reference

@@ -80,6 +80,7 @@ extension Container {
         register(type: type, name: name, in: scope) { (resolver: Resolver) async throws -> T in
             try await initializer(repeat try await resolver.resolve(type: (each Dependency).self))
         }
+        .declaring(parameters: repeat (each Dependency).self)
     }
 
     /// Installs the argument-free registration of `T` that `make` builds from

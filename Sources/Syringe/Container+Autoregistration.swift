@@ -18,6 +18,7 @@ extension Container {
         register(type: type, name: name, in: scope) { resolver in
             try initializer(repeat try resolver.resolve(type: (each Dependency).self))
         }
+        .declaring(parameters: repeat (each Dependency).self)
     }
 
     /// Registers an initializer whose first parameter is a runtime argument
@@ -37,6 +38,28 @@ extension Container {
     ) -> Registration<T> {
         register(type: type, name: name) { (resolver: Resolver, argument: Argument) in
             try initializer(argument, repeat try resolver.resolve(type: (each Dependency).self))
+        }
+        .declaring(parameters: repeat (each Dependency).self)
+    }
+}
+
+extension Registration {
+    /// Records an autoregistered initialiser's parameter types (see
+    /// `Registry.parameters`), if this registration is still live.
+    func declaring<each Dependency>(parameters: repeat (each Dependency).Type) -> Registration<T> {
+        var types: [Any.Type] = []
+        repeat types.append(each parameters)
+        container.declare(types, for: definition)
+        return self
+    }
+}
+
+extension Container {
+    /// See `Registration.declaring(parameters:)`.
+    func declare(_ parameters: [Any.Type], for definition: AnyDefinition) {
+        writerLock.withLock {
+            guard lookup(definition.key) === definition else { return }
+            registry.parameters[ObjectIdentifier(definition)] = parameters
         }
     }
 }

@@ -84,8 +84,48 @@ extension Container {
     /// try await app.close()   // at shutdown: the database last, as it was made first
     /// ```
     nonisolated(nonsending) public func close() async throws(DisposalError) {
-        guard closedFlag.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else {
+        guard let pending = takeForClosing() else {
             return
+        }
+        var failures: [DisposalError.Failure] = []
+        for item in pending where !item.disposers.isEmpty {
+            failures.append(contentsOf: await item.dispose())
+        }
+        keepDisposedBoxes(of: pending)
+        if !failures.isEmpty {
+            throw DisposalError(failures: failures)
+        }
+    }
+
+    /// `close()` for a synchronous caller (`validate()`): disposers run here
+    /// when all of an instance's are synchronous; an instance with an async
+    /// one is disposed on a task of its own, as `close()` does with one that
+    /// a resolve racing it created, and what that throws is not seen.
+    func closeSynchronously() -> [DisposalError.Failure] {
+        guard let pending = takeForClosing() else {
+            return []
+        }
+        var failures: [DisposalError.Failure] = []
+        var later: [PendingDisposal] = []
+        for item in pending where !item.disposers.isEmpty {
+            if item.isSynchronous {
+                failures.append(contentsOf: item.disposeSynchronously())
+            } else {
+                later.append(item)
+            }
+        }
+        keepDisposedBoxes(of: pending.filter { $0.isSynchronous })
+        for item in later {
+            item.abandon()
+        }
+        return failures
+    }
+
+    /// Closes this container and takes what it owns, newest first; nil if
+    /// it was closed already.
+    private func takeForClosing() -> [PendingDisposal]? {
+        guard closedFlag.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else {
+            return nil
         }
         var pending: [PendingDisposal] = writerLock.withLock {
             var taken = registry.live.compactMap { $0.takeSharedInstanceForDisposal() }
@@ -94,23 +134,20 @@ extension Container {
             return taken
         }
         pending.sort { $0.order > $1.order }
-        var failures: [DisposalError.Failure] = []
-        for item in pending where !item.disposers.isEmpty {
-            failures.append(contentsOf: await item.dispose())
-        }
-        // Resolves that began before the close may still read the boxes, so
-        // they are not released here. Nor retired: freeing them would need
-        // the reclaimer's heavy fence, a system call that cost a request's
-        // scope more than all the rest of its work. This container keeps them
-        // until it is freed itself, when no such resolve can be running: a
-        // resolve holds the container it resolves from, which holds its
-        // ancestors, for as long as it runs.
+        return pending
+    }
+
+    /// After disposal: resolves that began before the close may still read
+    /// the boxes, so they are not released here. Nor retired: freeing them
+    /// would need the reclaimer's heavy fence, a system call that cost a
+    /// request's scope more than all the rest of its work. This container
+    /// keeps them until it is freed itself, when no such resolve can be
+    /// running: a resolve holds the container it resolves from, which holds
+    /// its ancestors, for as long as it runs.
+    private func keepDisposedBoxes(of pending: [PendingDisposal]) {
         let boxes = pending.compactMap(\.retiring)
         if !boxes.isEmpty {
             writerLock.withLock { closedBoxes.append(contentsOf: boxes) }
-        }
-        if !failures.isEmpty {
-            throw DisposalError(failures: failures)
         }
     }
 

@@ -43,6 +43,9 @@ public final class Container: @unchecked Sendable {
     /// The boxes of the instances `close()` disposed, kept until this
     /// container is freed (see `close()`). Guarded by `writerLock`.
     var closedBoxes: [AnyObject] = []
+    /// A retained `Observation` once this container traced or was validated
+    /// (see `observation`); released with the container.
+    let observationSlot = Atomic<UnsafeRawPointer?>(nil)
 
     /// Creates an empty container, optionally the child of `parent`.
     ///
@@ -65,5 +68,8 @@ public final class Container: @unchecked Sendable {
     deinit {
         // No reader can exist any more: nothing references this container.
         table.destroy()
+        if let observation = observationSlot.load(ordering: .acquiring) {
+            Unmanaged<Observation>.fromOpaque(observation).release()
+        }
     }
 }

@@ -133,6 +133,17 @@ class AnyDefinition: @unchecked Sendable {
 
     /// Whether the created shared instance (if any) can be used as `U`; for diagnostics.
     func sharedInstanceConforms<U>(to type: U.Type) -> Bool { false }
+
+    /// Resolves this registration, held by `holder`, from `asked`, as an
+    /// outermost resolve: a root of `validate()`'s pass.
+    func resolveForValidation(from asked: Container, holder: Container, arguments: UnsafeRawPointer) throws(ResolutionError) {
+        preconditionFailure("Syringe: every definition is a Definition<T>")
+    }
+
+    /// `resolveForValidation` through the async engine, for `validateAsync()`.
+    nonisolated(nonsending) func resolveForValidationAsync(from asked: Container, holder: Container, arguments: UnsafeRawPointer) async throws(ResolutionError) {
+        preconditionFailure("Syringe: every definition is a Definition<T>")
+    }
 }
 
 /// A registration of `T`: its factory and, for `.shared`, its instance.
@@ -324,6 +335,16 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         } else {
             Unmanaged<InstanceBox<T>>.fromOpaque(value.load(as: UnsafeRawPointer.self)).release()
         }
+    }
+
+    override func resolveForValidation(from asked: Container, holder: Container, arguments: UnsafeRawPointer) throws(ResolutionError) {
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        _ = try asked.produce(Located(self, in: holder), as: T.self, arguments: arguments)
+    }
+
+    nonisolated(nonsending) override func resolveForValidationAsync(from asked: Container, holder: Container, arguments: UnsafeRawPointer) async throws(ResolutionError) {
+        _ = try await asked.produceAsync(self, holder: holder, arguments: arguments, parent: nil)
     }
 
     override func sharedInstanceConforms<U>(to type: U.Type) -> Bool {

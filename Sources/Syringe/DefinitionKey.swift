@@ -1,7 +1,7 @@
 /// A registration key as the writer side keeps it: identities plus the
 /// canonical (NFC) name.
 @usableFromInline
-struct DefinitionKey: @unchecked Sendable, CustomStringConvertible {
+struct DefinitionKey: @unchecked Sendable, Hashable, CustomStringConvertible {
     let type: UnsafeRawPointer
     let signature: UnsafeRawPointer
     let name: String?

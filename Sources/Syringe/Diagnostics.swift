@@ -13,14 +13,17 @@ extension Container {
     /// The error for a key that is registered nowhere in the chain, with near
     /// matches. Runs only on failure; cost is linear in the registrations.
     @usableFromInline
+    /// `path` replaces the path of the resolve in progress (for validation's
+    /// checks, which run none); `observed: false` keeps the request from
+    /// observers.
     func notRegistered<T>(_ type: T.Type, name: String?, signature: UnsafeRawPointer, argumentTypes: [Any.Type],
-                          asyncParent: AsyncFrame? = nil) -> ResolutionError {
+                          asyncParent: AsyncFrame? = nil, path explicitPath: [String]? = nil, observed: Bool = true) -> ResolutionError {
         // Its own section: the async engine calls this outside any, and the
         // near matches read `.shared` instances (a nested section is free).
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         let step = TypeName.step(T.self, name: name, argumentTypes: argumentTypes)
-        let path = (asyncParent?.pathText ?? ResolutionContext.current.pathText) + [step]
+        let path = explicitPath ?? ((asyncParent?.pathText ?? ResolutionContext.current.pathText) + [step])
         var walked: Container? = self
         while let current = walked {
             if current.isClosed {
@@ -38,8 +41,13 @@ extension Container {
         }
         let reason: ResolutionError.Reason =
             finder.otherSignatures.isEmpty ? .notRegistered : .argumentMismatch(registered: finder.otherSignatures)
-        return ResolutionError(reason: reason, type: T.self, name: name, argumentTypes: argumentTypes,
-                               path: path, suggestions: finder.suggestions, unlistedSuggestions: finder.unlisted)
+        let error = ResolutionError(reason: reason, type: T.self, name: name, argumentTypes: argumentTypes,
+                                    path: path, suggestions: finder.suggestions, unlistedSuggestions: finder.unlisted)
+        if observed && syr_observed() {
+            observeMissing(T.self, key: DefinitionKey(type: typeIdentity(T.self), signature: signature, name: name),
+                           argumentTypes: argumentTypes, error: error, asyncParent: asyncParent)
+        }
+        return error
     }
 }
 

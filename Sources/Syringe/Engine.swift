@@ -1,3 +1,5 @@
+public import CSyringeTable
+
 /// Step 4 of a resolve: the engine, which turns a found definition into an
 /// instance.
 ///
@@ -40,7 +42,9 @@ extension Container {
     func produce<T>(_ located: Located, as type: T.Type, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
         // The key's type identity is `T`'s, so the definition is a `Definition<T>`.
         let definition = Unmanaged<Definition<T>>.fromOpaque(located.definition)
-        if let instance = definition._withUnsafeGuaranteedRef({ $0.sharedInstance() }) {
+        // While something observes resolves (tracing, validation), even an
+        // existing instance is reported: `produceSlowly` takes it.
+        if let instance = definition._withUnsafeGuaranteedRef({ $0.sharedInstance() }), !syr_observed() {
             return instance
         }
         return try produceSlowly(definition, holder: located.holder, arguments: arguments)
@@ -57,6 +61,16 @@ extension Container {
     @inlinable
     @inline(never)
     func produceSlowly<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
+        if syr_observed() {
+            return try produceObserved(definition, holder: holder, arguments: arguments)
+        }
+        return try produceUnobserved(definition, holder: holder, arguments: arguments)
+    }
+
+    /// `produceSlowly` when nothing observes the resolve: the engine proper.
+    @inlinable
+    @inline(__always)
+    func produceUnobserved<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
         // Here rather than in `locate`, so that an existing `.shared`
         // instance pays nothing: `close()` takes those, which sends their
         // resolves here too.
@@ -138,6 +152,7 @@ extension Container {
         try context.enter(definition)
         defer { context.leave() }
         let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
+        context.creations &+= 1
         if let hooks = definition.loadHooks() {
             applyHooks(hooks, to: instance, of: definition, resolver: resolver, context: context)
         }

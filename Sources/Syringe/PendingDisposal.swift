@@ -18,25 +18,40 @@ struct PendingDisposal: @unchecked Sendable {
     /// owner closes, not on every creation), then the registration's
     /// `onDispose` closures in the order they were added. Empty for an
     /// instance without any: it is only retired.
-    let disposers: [() async throws -> Void]
+    let disposers: [Step]
     /// The `.shared` box the instance was taken from, retired after disposal:
     /// a resolve that began before the close may still be reading it.
     let retiring: AnyObject?
 
+    /// One disposer, bound to its instance. Synchronous ones stay so, for
+    /// a synchronous `validate()`, which cannot await.
+    enum Step {
+        case sync(() throws -> Void)
+        case async(() async throws -> Void)
+    }
+
     init<T>(order: UInt64, of definition: Definition<T>, instance: T, retiring: AnyObject?) {
         self.order = order
         self.definition = definition
-        var disposers: [() async throws -> Void] = []
+        var disposers: [Step] = []
         if let conforming = instance as? any AsyncDisposable {
-            disposers.append { try await conforming.dispose() }
+            disposers.append(.async { try await conforming.dispose() })
         } else if let conforming = instance as? any Disposable {
-            disposers.append { try conforming.dispose() }
+            disposers.append(.sync { try conforming.dispose() })
         }
         for disposer in definition.loadHooks()?.disposers ?? [] {
-            disposers.append { try await disposer.run(instance) }
+            switch disposer {
+            case .sync(let body): disposers.append(.sync { try body(instance) })
+            case .async(let body): disposers.append(.async { try await body(instance) })
+            }
         }
         self.disposers = disposers
         self.retiring = retiring
+    }
+
+    /// Whether every disposer is synchronous.
+    var isSynchronous: Bool {
+        disposers.allSatisfy { if case .sync = $0 { true } else { false } }
     }
 
     /// Runs every disposer, each even if an earlier one threw; returns what
@@ -45,7 +60,23 @@ struct PendingDisposal: @unchecked Sendable {
         var failures: [DisposalError.Failure] = []
         for disposer in disposers {
             do {
-                try await disposer()
+                switch disposer {
+                case .sync(let body): try body()
+                case .async(let body): try await body()
+                }
+            } catch {
+                failures.append(DisposalError.Failure(service: definition.stepText, error: error))
+            }
+        }
+        return failures
+    }
+
+    /// `dispose()` for an instance whose disposers are all synchronous.
+    func disposeSynchronously() -> [DisposalError.Failure] {
+        var failures: [DisposalError.Failure] = []
+        for case .sync(let body) in disposers {
+            do {
+                try body()
             } catch {
                 failures.append(DisposalError.Failure(service: definition.stepText, error: error))
             }

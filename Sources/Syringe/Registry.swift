@@ -10,6 +10,10 @@ struct Registry {
     /// has any, removed with it. An alias retains its target (its factory
     /// forwards to it), never the other way round.
     var aliases: [ObjectIdentifier: [AnyDefinition]] = [:]
+    /// The parameter types of each live definition made by `autoregister`,
+    /// which validation checks and the dependency graph draws without
+    /// running the initialiser. Removed with the definition.
+    var parameters: [ObjectIdentifier: [Any.Type]] = [:]
 
     var live: [AnyDefinition] { ordered.compactMap { $0 } }
 
@@ -20,6 +24,7 @@ struct Registry {
     }
 
     mutating func replace(_ old: AnyDefinition, with new: AnyDefinition) {
+        parameters[ObjectIdentifier(old)] = nil
         new.order = old.order
         ordered[old.order] = new
         if old.takesArguments { withArguments -= 1 }
@@ -27,6 +32,7 @@ struct Registry {
     }
 
     mutating func drop(_ old: AnyDefinition) {
+        parameters[ObjectIdentifier(old)] = nil
         ordered[old.order] = nil
         holes += 1
         if old.takesArguments { withArguments -= 1 }

@@ -86,6 +86,46 @@ final class ResolutionContext {
     @inlinable
     var isIdle: Bool { depth == 0 && !finishing }
 
+    /// Instances this thread has created (wrapping): an observed resolve
+    /// created its instance when this moved while it ran, since a resolve
+    /// that reuses one creates nothing (see `Container.produceObserved`).
+    /// One add per creation, cheaper than any check for an observer.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var creations: UInt = 0
+
+    /// The observation the observed resolve in progress on this thread
+    /// reports to; nested resolves report there too. Nil when none is.
+    @exclusivity(unchecked)
+    var observation: Observation?
+
+    /// True while an observation's handler runs: what it resolves is not
+    /// reported (it would report itself without end).
+    @exclusivity(unchecked)
+    var notifying = false
+
+    /// The registration whose `onResolved` callbacks `finish()` is running:
+    /// what they resolve is its dependency.
+    @exclusivity(unchecked)
+    var runningHook: AnyDefinition?
+
+    /// The registration whose factory or callback asked for the resolve
+    /// about to start, and how; nil for a top-level resolve.
+    var requester: (definition: AnyDefinition, origin: DependencyGraph.Edge.Origin)? {
+        if depth > 0 {
+            return (frames[depth - 1].takeUnretainedValue(), .factory)
+        }
+        if finishing, let runningHook {
+            return (runningHook, .onResolved)
+        }
+        return asyncParent.map { ($0.definition, .factory) }
+    }
+
+    /// How deep the resolve about to start is nested, as `ResolutionEvent` counts.
+    var observedDepth: Int {
+        (asyncParent?.depth ?? 0) + (depth > 0 ? depth : (finishing ? 1 : 0))
+    }
+
     /// True when the outermost resolve left callbacks to run or a graph to
     /// drop. A flag, not two `isEmpty` checks: every outermost resolve reads it.
     @usableFromInline
@@ -329,6 +369,8 @@ final class ResolutionContext {
         var index = 0
         while index < pending.count {
             let hook = pending[index]
+            runningHook = hook.definition
+            defer { runningHook = nil }
             do {
                 try hook.run()
             } catch {

@@ -73,6 +73,7 @@ extension Container {
             }
             let resolver = Resolver(container: holder)
             let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
+            context.creations &+= 1
             guard let box = definition.publishShared(instance) else {
                 // An async creator published first. (Not `??`: in this
                 // unspecialised code it instantiates `Optional<T>`'s metadata
@@ -110,6 +111,7 @@ extension Container {
             }
             let resolver = Resolver(container: holder)
             let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
+            context.creations &+= 1
             box.store(instance)
             if let hooks = definition.loadHooks(), let created = box.storedObject {
                 context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { context in

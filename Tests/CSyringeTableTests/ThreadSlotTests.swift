@@ -69,3 +69,16 @@ struct ThreadSlotTests {
         #expect(results == [0, 0xE0, 0xB0, 0xB0])
     }
 }
+
+@Suite struct ObserverFlagTests {
+    /// Other suites in the process may trace or validate at the same time,
+    /// so this checks what its own additions do, not an absolute count.
+    @Test func countsObserversAndReportsWhetherAnyIs() {
+        let before = syr_observers_add(1)
+        #expect(before >= 1)
+        #expect(syr_observed())
+        #expect(syr_observers_add(1) == before + 1)
+        #expect(syr_observers_add(-1) == before)
+        _ = syr_observers_add(-1)
+    }
+}

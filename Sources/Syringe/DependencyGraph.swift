@@ -1,0 +1,245 @@
+import CSyringeTable
+
+/// What depends on what, as far as Syringe knows: every registration of a
+/// container and its parents, and the edges between them.
+///
+/// Edges come from what Syringe has seen, never from guessing:
+/// - `.initializer`: an `autoregister`ed initialiser's parameter types,
+///   known without running anything;
+/// - `.factory` and `.onResolved`: what a factory or callback resolved, seen
+///   by `validate()` or while the container was traced (`trace(_:)`);
+/// - `.alias`: a registration made with `implements`, to its target.
+///
+/// A closure registration that neither validation nor a traced resolve ran
+/// has no outgoing edges yet. Requests that found no registration appear as
+/// missing nodes.
+///
+/// ```swift
+/// try container.validate()
+/// let graph = container.dependencyGraph()
+/// try graph.dot().write(toFile: "wiring.dot", atomically: true, encoding: .utf8)   // dot -Tsvg wiring.dot
+/// print(graph.mermaid())                                                          // paste into Markdown
+/// ```
+public struct DependencyGraph: Sendable {
+    /// A registration, or a request that found none.
+    public struct Node: Sendable, Hashable, Identifiable {
+        /// What a node stands for.
+        public enum Kind: Sendable, Hashable {
+            /// A registration made with `register` or `autoregister`.
+            case registration
+            /// An alias made with `implements`.
+            case alias
+            /// A request that found no registration.
+            case missing
+        }
+
+        /// Where a node's registration is.
+        public enum Holder: Sendable, Hashable {
+            /// The container the graph was made from (level 0), its parent
+            /// (level 1), and so on.
+            case container(level: Int)
+            /// A scope made by `makeScope()`: registrations made per request.
+            case scope
+            /// Nowhere: a missing node.
+            case none
+        }
+
+        /// The node's index in `DependencyGraph.nodes`.
+        public let id: Int
+        /// The registered type, as Swift prints it: `any Service`.
+        public let type: String
+        /// The registration's name, if any.
+        public let name: String?
+        /// The runtime-argument types, e.g. `["String", "Int"]`.
+        public let argumentTypes: [String]
+        /// The registration's scope; nil for aliases and missing nodes.
+        public let scope: Scope?
+        /// Registration, alias or missing.
+        public let kind: Kind
+        /// The container that holds the registration.
+        public let holder: Holder
+
+        /// The node as error paths print it: `Animal["Cat"]`, `Endpoint(String, Int)`.
+        public var label: String {
+            var text = type
+            if let name {
+                text += "[\"\(name)\"]"
+            }
+            if !argumentTypes.isEmpty {
+                text += TypeName.signature(argumentTypes)
+            }
+            return text
+        }
+    }
+
+    /// `from`'s construction asks for `to`.
+    public struct Edge: Sendable, Hashable {
+        /// How Syringe knows of the edge.
+        public enum Origin: Sendable, Hashable, Comparable {
+            /// A parameter of an `autoregister`ed initialiser.
+            case initializer
+            /// A resolve made by the factory, seen by validation or tracing.
+            case factory
+            /// A resolve made by an `onResolved` callback (property injection;
+            /// may close a cycle legitimately).
+            case onResolved
+            /// An alias (`implements`) forwards to its target.
+            case alias
+        }
+
+        /// The index of the node that asks.
+        public let from: Int
+        /// The index of the node asked for.
+        public let to: Int
+        /// How Syringe knows of it.
+        public let origin: Origin
+    }
+
+    /// Registrations first (this container's in registration order, then
+    /// each parent's), then scope-held and missing nodes.
+    public let nodes: [Node]
+    /// Each edge once, sorted by `from`, then `to`.
+    public let edges: [Edge]
+}
+
+extension Container {
+    /// The dependency graph of this container and its parents; see
+    /// `DependencyGraph` for where its edges come from.
+    ///
+    /// ```swift
+    /// try container.validate()                    // runs every factory once, recording edges
+    /// print(container.dependencyGraph().dot())
+    /// ```
+    public func dependencyGraph() -> DependencyGraph {
+        var builder = DependencyGraphBuilder()
+        var chain: [Container] = []
+        var walked: Container? = self
+        while let current = walked {
+            chain.append(current)
+            walked = current.parent
+        }
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        var declared: [(definition: AnyDefinition, holder: Container, parameters: [Any.Type])] = []
+        for (level, container) in chain.enumerated() {
+            let (ordered, aliases, parameters) = container.writerLock.withLock {
+                (container.registry.ordered, container.registry.aliases, container.registry.parameters)
+            }
+            for case let definition? in ordered where definition.kind != .scopeLocal {
+                guard let identity = NodeIdentity.of(definition, heldBy: container) else { continue }
+                builder.addNode(identity, definition: definition,
+                                holder: container.isScope ? .scope : .container(level: level))
+                if let types = parameters[ObjectIdentifier(definition)] {
+                    declared.append((definition, container, types))
+                }
+            }
+            for case let (targetID, aliasList) in aliases {
+                guard let target = ordered.lazy.compactMap({ $0 }).first(where: { ObjectIdentifier($0) == targetID }),
+                      let to = NodeIdentity.of(target, heldBy: container) else { continue }
+                for alias in aliasList {
+                    if let from = NodeIdentity.of(alias, heldBy: container) {
+                        builder.addEdge(ObservedEdge(from: from, to: to, origin: .alias))
+                    }
+                }
+            }
+        }
+        for (definition, holder, types) in declared {
+            guard let from = NodeIdentity.of(definition, heldBy: holder) else { continue }
+            let resolving = definition.resolvesFromHolder ? holder : self
+            for type in types {
+                let (to, missing) = resolving.declaredTarget(of: type)
+                builder.addEdge(ObservedEdge(from: from, to: to, origin: .initializer), missing: missing)
+            }
+        }
+        for container in chain {
+            guard let observation = container.existingObservation else { continue }
+            let seen = observation.seen
+            for edge in seen.edges {
+                builder.addEdge(edge, missing: seen.missing[edge.to])
+            }
+        }
+        return builder.build()
+    }
+
+    /// Where a parameter of type `type` of an autoregistered initialiser
+    /// resolved from this container leads: its node, or a missing node.
+    /// Inside a read-side section.
+    func declaredTarget(of type: Any.Type) -> (NodeIdentity, MissingNode?) {
+        let key = DefinitionKey(type: typeIdentity(type), signature: NoArguments.identity, name: nil)
+        if let located = locate(type: key.type, signature: key.signature) {
+            let definition = Unmanaged<AnyDefinition>.fromOpaque(located.definition).takeUnretainedValue()
+            if let identity = NodeIdentity.of(definition, heldBy: located.holder.takeUnretainedValue()) {
+                return (identity, nil)
+            }
+        }
+        return (NodeIdentity(holder: .missing, key: key), MissingNode(type: TypeName.of(type), name: nil, argumentTypes: []))
+    }
+}
+
+extension AnyDefinition {
+    /// Whether the factory resolves from the container holding the
+    /// registration (`.shared`, `.weak`, aliases) rather than the one asked.
+    var resolvesFromHolder: Bool {
+        kind == .shared || kind == .weak || kind == .forward
+    }
+}
+
+/// Collects nodes by identity, and the edges between known nodes.
+private struct DependencyGraphBuilder {
+    private var nodes: [DependencyGraph.Node] = []
+    private var index: [NodeIdentity: Int] = [:]
+    private var edges: Set<DependencyGraph.Edge> = []
+
+    mutating func addNode(_ identity: NodeIdentity, definition: AnyDefinition, holder: DependencyGraph.Node.Holder) {
+        guard index[identity] == nil else { return }
+        let isAlias = definition.kind == .forward || definition.kind == .forwardToScoped
+        add(identity, DependencyGraph.Node(id: nodes.count, type: TypeName.of(definition.serviceType), name: definition.key.name,
+                                           argumentTypes: definition.argumentTypes.map(TypeName.of), scope: Scope(definition.kind),
+                                           kind: isAlias ? .alias : .registration, holder: holder))
+    }
+
+    private mutating func add(_ identity: NodeIdentity, _ node: DependencyGraph.Node) {
+        index[identity] = node.id
+        nodes.append(node)
+    }
+
+    /// Adds `edge` when its source is a node of this graph. Its target
+    /// becomes a node if it is not one yet: a missing one (described by
+    /// `missing`), or a registration of a scope that no longer exists.
+    mutating func addEdge(_ edge: ObservedEdge, missing: MissingNode? = nil) {
+        guard let from = index[edge.from] else { return }
+        let to: Int
+        if let known = index[edge.to] {
+            to = known
+        } else if let missing, edge.to.holder == .missing {
+            to = nodes.count
+            add(edge.to, DependencyGraph.Node(id: to, type: missing.type, name: missing.name, argumentTypes: missing.argumentTypes,
+                                              scope: nil, kind: .missing, holder: .none))
+        } else if edge.to.holder == .scope {
+            to = nodes.count
+            let type = unsafeBitCast(edge.to.key.type, to: Any.Type.self)
+            add(edge.to, DependencyGraph.Node(id: to, type: TypeName.of(type), name: edge.to.key.name, argumentTypes: [],
+                                              scope: .shared, kind: .registration, holder: .scope))
+        } else {
+            return   // a registration replaced or removed since the edge was seen
+        }
+        edges.insert(DependencyGraph.Edge(from: from, to: to, origin: edge.origin))
+    }
+
+    func build() -> DependencyGraph {
+        // One edge per pair: the most certain origin wins (an initialiser's
+        // parameter over a seen resolve).
+        var best: [Pair: DependencyGraph.Edge] = [:]
+        for edge in edges {
+            let pair = Pair(from: edge.from, to: edge.to)
+            if let current = best[pair], current.origin <= edge.origin { continue }
+            best[pair] = edge
+        }
+        return DependencyGraph(nodes: nodes, edges: best.values.sorted { ($0.from, $0.to) < ($1.from, $1.to) })
+    }
+
+    private struct Pair: Hashable {
+        let from: Int
+        let to: Int
+    }
+}

@@ -1,0 +1,155 @@
+public import CSyringeTable
+
+/// The observed path of a resolve: taken only while `syr_observed()` says
+/// an observation is active somewhere (a tracer, a validation pass). It
+/// runs the engine as usual, timed, then reports the event and the edge
+/// from the registration that asked. Generic but not inlinable: one
+/// unspecialised copy, so that observing costs programs nothing in size.
+extension Container {
+    /// `produceSlowly` while something observes.
+    @usableFromInline
+    @inline(never)
+    func produceObserved<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
+        let context = ResolutionContext.current
+        let found = definition.takeUnretainedValue()
+        guard !context.notifying, let observation = context.observation ?? Observation.current?.observation ?? nearestObservation() else {
+            if let instance = found.sharedInstance() {
+                return instance
+            }
+            return try produceUnobserved(definition, holder: holder, arguments: arguments)
+        }
+        // The outermost observed resolve on this thread names the
+        // observation for everything it builds, in whatever container.
+        let owns = context.observation == nil
+        if owns {
+            context.observation = observation
+        }
+        defer {
+            if owns {
+                context.observation = nil
+            }
+        }
+        let requester = context.requester
+        let depth = context.observedDepth
+        let before = context.creations
+        let start = ContinuousClock.now
+        let result: Result<T, ResolutionError>
+        if let instance = found.sharedInstance() {
+            result = .success(instance)
+        } else {
+            result = Result { () throws(ResolutionError) -> T in
+                try produceUnobserved(definition, holder: holder, arguments: arguments)
+            }
+        }
+        let duration = ContinuousClock.now - start
+        let outcome: ResolutionEvent.Outcome
+        switch result {
+        case .success: outcome = context.creations != before ? .created : .reused
+        case .failure: outcome = .failed
+        }
+        context.notifying = true
+        defer { context.notifying = false }
+        report(found, heldBy: holder.takeUnretainedValue(), requester: requester, to: observation,
+               outcome: outcome, depth: depth, duration: duration, error: result.failure)
+        return try result.get()
+    }
+
+    /// Reports one resolve of `definition` (held by `holder`, asked from
+    /// this container) and the edge from `requester`. Inside a read-side section.
+    func report(_ definition: AnyDefinition, heldBy holder: Container,
+                requester: (definition: AnyDefinition, origin: DependencyGraph.Edge.Origin)?,
+                to observation: Observation, outcome: ResolutionEvent.Outcome, depth: Int, duration: Duration,
+                error: ResolutionError?) {
+        var edge: ObservedEdge?
+        if let requester, let from = self.holder(of: requester.definition).flatMap({ NodeIdentity.of(requester.definition, heldBy: $0) }),
+           let to = NodeIdentity.of(definition, heldBy: holder) {
+            edge = ObservedEdge(from: from, to: to, origin: requester.origin)
+        }
+        let event = ResolutionEvent(type: definition.serviceType, name: definition.key.name,
+                                    argumentTypes: definition.argumentTypes.map(TypeName.of), scope: Scope(definition.kind),
+                                    outcome: outcome, depth: depth, duration: duration, error: error)
+        observation.report(event, edge: edge)
+    }
+
+    /// Reports a request that found no registration: a failed event, and an
+    /// edge to a missing node. Part of `notRegistered`.
+    func observeMissing(_ type: Any.Type, key: DefinitionKey, argumentTypes: [Any.Type], error: ResolutionError, asyncParent: AsyncFrame?) {
+        let context = ResolutionContext.current
+        guard !context.notifying,
+              let observation = (asyncParent == nil ? context.observation : nil) ?? Observation.current?.observation ?? nearestObservation() else {
+            return
+        }
+        let requester = asyncParent.map { (definition: $0.definition, origin: DependencyGraph.Edge.Origin.factory) } ?? context.requester
+        var edge: ObservedEdge?
+        if let requester, let from = holder(of: requester.definition).flatMap({ NodeIdentity.of(requester.definition, heldBy: $0) }) {
+            edge = ObservedEdge(from: from, to: NodeIdentity(holder: .missing, key: key), origin: requester.origin)
+        }
+        let names = argumentTypes.map(TypeName.of)
+        let event = ResolutionEvent(type: type, name: key.name, argumentTypes: names, scope: nil, outcome: .failed,
+                                    depth: asyncParent?.depth ?? context.observedDepth, duration: .zero, error: error)
+        context.notifying = true
+        defer { context.notifying = false }
+        observation.report(event, edge: edge, missing: MissingNode(type: TypeName.of(type), name: key.name, argumentTypes: names))
+    }
+
+    /// Tells the observed async resolve in progress in this task that it
+    /// created its instance.
+    @usableFromInline
+    static func markObservedCreation() {
+        Observation.current?.markCreated()
+    }
+
+    /// `produceAsync` while something observes. A synchronous registration is
+    /// reported by the synchronous engine it is handed to, not here.
+    @usableFromInline
+    nonisolated(nonsending) func produceAsyncObserved<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        guard definition.isAsync else {
+            return try await produceAsyncSlowly(definition, holder: holder, arguments: arguments, parent: parent)
+        }
+        let around = parent?.unlessEnded
+        guard let observation = Observation.current?.observation ?? nearestObservation() else {
+            if let instance = definition.sharedInstanceInSection() {
+                return instance
+            }
+            return try await produceAsyncUnobserved(definition, holder: holder, arguments: arguments, parent: parent)
+        }
+        let resolve = ObservedResolve(observation: observation)
+        let start = ContinuousClock.now
+        let result: Result<T, ResolutionError>
+        if let instance = definition.sharedInstanceInSection() {
+            result = .success(instance)
+        } else {
+            // Bound for this resolve: the resolves its factory makes, in
+            // this task or its children, find the observation here, and the
+            // engine marks `resolve` where it creates this instance.
+            result = await Observation.$current.withValue(resolve) { () async -> Result<T, ResolutionError> in
+                do throws(ResolutionError) {
+                    return .success(try await produceAsyncUnobserved(definition, holder: holder, arguments: arguments, parent: parent))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        let duration = ContinuousClock.now - start
+        let outcome: ResolutionEvent.Outcome
+        switch result {
+        case .success: outcome = resolve.created ? .created : .reused
+        case .failure: outcome = .failed
+        }
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        report(definition, heldBy: holder, requester: around.map { ($0.definition, .factory) }, to: observation,
+               outcome: outcome, depth: around?.depth ?? 0, duration: duration, error: result.failure)
+        return try result.get()
+    }
+}
+
+extension Result {
+    /// The error, if this is a failure.
+    var failure: Failure? {
+        if case .failure(let error) = self {
+            return error
+        }
+        return nil
+    }
+}

@@ -1,0 +1,221 @@
+public import CSyringeTable
+import Synchronization
+
+/// Where observed resolves report: a container's tracer (`Container.trace`),
+/// or a validation pass (`Container.validate`). It receives an event per
+/// resolve, if it has a handler, and keeps every edge it sees (which
+/// registration asked for which), for `Container.dependencyGraph()`.
+///
+/// Resolves pay for none of this unless an observation is active somewhere
+/// in the process: the engine's fast paths ask `syr_observed()` (one load
+/// and one branch, `include/syringe_observe.h`), and only when it is true
+/// take the observed path (`ObservedResolve.swift`), which finds the
+/// observation that applies and does the bookkeeping.
+///
+/// Which observation a resolve reports to: the one of the resolve around it
+/// on the same thread or task, if that was observed, so that a tracer sees
+/// everything a traced request builds, in whatever container; otherwise the
+/// nearest from the container asked up to the root.
+final class Observation: @unchecked Sendable {
+    /// A handler for every event; nil when the observation only records edges.
+    typealias Handler = @Sendable (ResolutionEvent) -> Void
+
+    private let lock = Lock()
+    /// Guarded by `lock`.
+    private var handler: Handler?
+    /// Guarded by `lock`: a validation pass is recording through this observation.
+    private var recording = false
+    /// Guarded by `lock`.
+    private var edges: Set<ObservedEdge> = []
+    /// Guarded by `lock`: what missing nodes (registered nowhere) look like.
+    private var missing: [NodeIdentity: MissingNode] = [:]
+    /// Mirrors `handler != nil || recording`, for the lock-free check of
+    /// `Container.nearestObservation()`. Counted in `syr_observers` while true.
+    private let active = Atomic<Bool>(false)
+
+    /// The observation of the async resolve in progress in this task, bound
+    /// by the outermost observed async resolve (and by `validateAsync`), so
+    /// that the resolves of its factories and their child tasks report to it.
+    @TaskLocal static var current: ObservedResolve?
+
+    deinit {
+        if active.load(ordering: .relaxed) {
+            syr_observers_add(-1)
+        }
+    }
+
+    var isActive: Bool { active.load(ordering: .acquiring) }
+
+    /// Installs or removes the handler.
+    func setHandler(_ newHandler: Handler?) {
+        lock.withLock {
+            handler = newHandler
+            updateActive()
+        }
+    }
+
+    /// Starts or stops a validation pass's recording.
+    func setRecording(_ on: Bool) {
+        lock.withLock {
+            recording = on
+            updateActive()
+        }
+    }
+
+    /// Call with the lock held.
+    private func updateActive() {
+        let now = handler != nil || recording
+        if active.exchange(now, ordering: .acquiringAndReleasing) != now {
+            syr_observers_add(now ? 1 : -1)
+        }
+    }
+
+    /// Keeps an edge, and tells the handler about the resolve.
+    func report(_ event: ResolutionEvent?, edge: ObservedEdge?, missing node: MissingNode? = nil) {
+        let current = lock.withLock { () -> Handler? in
+            if let edge {
+                edges.insert(edge)
+                if let node {
+                    missing[edge.to] = node
+                }
+            }
+            return self.handler
+        }
+        if let event, let current {
+            current(event)
+        }
+    }
+
+    /// Adds edges recorded elsewhere (a validation pass's).
+    func absorb(_ other: Observation) {
+        let (otherEdges, otherMissing) = other.lock.withLock { (other.edges, other.missing) }
+        lock.withLock {
+            edges.formUnion(otherEdges)
+            missing.merge(otherMissing) { current, _ in current }
+        }
+    }
+
+    /// The edges seen so far, and how the missing nodes among their ends look.
+    var seen: (edges: Set<ObservedEdge>, missing: [NodeIdentity: MissingNode]) {
+        lock.withLock { (edges, missing) }
+    }
+}
+
+/// A node of the dependency graph as the engine sees it: a registration, by
+/// the container that holds it and its key. Registrations made in a scope
+/// (per-request values) are one node however many scopes there were.
+struct NodeIdentity: Hashable, @unchecked Sendable {
+    enum Holder: Hashable {
+        case container(ObjectIdentifier)
+        /// Some scope made by `makeScope()`: scopes come and go per request.
+        case scope
+        /// Registered nowhere that the request looked.
+        case missing
+    }
+
+    let holder: Holder
+    let key: DefinitionKey
+
+    /// The node of `definition`, found in `holder`. A scope's copy of a
+    /// `.scoped` registration is the registration's node.
+    static func of(_ definition: AnyDefinition, heldBy holder: Container) -> NodeIdentity? {
+        guard definition.kind == .scopeLocal else {
+            return NodeIdentity(holder: holder.isScope ? .scope : .container(ObjectIdentifier(holder)), key: definition.key)
+        }
+        if definition.key.signature == ScopeLocalCopy.identity {
+            // The copy of a `.scoped` registration made in the scope itself.
+            return NodeIdentity(holder: .scope, key: DefinitionKey(type: definition.key.type, signature: NoArguments.identity, name: definition.key.name))
+        }
+        var container = holder.parent
+        while let current = container {
+            if let original = current.lookup(definition.key), original.kind == .scoped {
+                return NodeIdentity.of(original, heldBy: current)
+            }
+            container = current.parent
+        }
+        return nil
+    }
+}
+
+/// How a node that is registered nowhere is shown.
+struct MissingNode: Sendable {
+    let type: String
+    let name: String?
+    let argumentTypes: [String]
+}
+
+/// One observed dependency: `from`'s factory (or callback, or initialiser)
+/// asked for `to`.
+struct ObservedEdge: Hashable, Sendable {
+    let from: NodeIdentity
+    let to: NodeIdentity
+    let origin: DependencyGraph.Edge.Origin
+}
+
+/// One observed resolve in progress in an async task: the observation it
+/// reports to, and whether it created its instance (set by the engine where
+/// async instances are made).
+final class ObservedResolve: Sendable {
+    let observation: Observation
+    private let createdFlag = Atomic<Bool>(false)
+
+    init(observation: Observation) {
+        self.observation = observation
+    }
+
+    var created: Bool { createdFlag.load(ordering: .relaxed) }
+
+    /// Called where an instance is made, when anything observes.
+    func markCreated() {
+        createdFlag.store(true, ordering: .relaxed)
+    }
+}
+
+extension Container {
+    /// This container's observation, made on first use and kept until the
+    /// container is freed (never replaced, so resolves read it without a
+    /// section).
+    var observation: Observation {
+        if let existing = observationSlot.load(ordering: .acquiring) {
+            return Unmanaged<Observation>.fromOpaque(existing).takeUnretainedValue()
+        }
+        let made = Unmanaged.passRetained(Observation())
+        let (exchanged, original) = observationSlot.compareExchange(expected: nil, desired: UnsafeRawPointer(made.toOpaque()), ordering: .acquiringAndReleasing)
+        if exchanged {
+            return made.takeUnretainedValue()
+        }
+        made.release()
+        return Unmanaged<Observation>.fromOpaque(original.unsafelyUnwrapped).takeUnretainedValue()
+    }
+
+    /// This container's observation if one was ever made.
+    var existingObservation: Observation? {
+        observationSlot.load(ordering: .acquiring).map { Unmanaged<Observation>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The active observation nearest to this container, on the way to the root.
+    func nearestObservation() -> Observation? {
+        var container: Container? = self
+        while let current = container {
+            if let observation = current.existingObservation, observation.isActive {
+                return observation
+            }
+            container = current.parent
+        }
+        return nil
+    }
+
+    /// The container from this one up that holds `definition` now: where a
+    /// requesting registration was found, for its end of an edge. Inside a
+    /// read-side section.
+    func holder(of definition: AnyDefinition) -> Container? {
+        var container: Container? = self
+        while let current = container {
+            if current.lookup(definition.key) === definition {
+                return current
+            }
+            container = current.parent
+        }
+        return nil
+    }
+}

@@ -1,0 +1,236 @@
+import Testing
+@testable import Syringe
+import SyringeTesting
+
+// Fixtures of the validation tests: a small app with deliberate mistakes.
+private protocol VLogger: Sendable {}
+private final class VConsoleLogger: VLogger {}
+private final class VRepo: Sendable { init(logger: any VLogger) {} }
+private final class VHandler: Sendable { init(repo: VRepo) {} }
+private final class VSMTP: Sendable {}
+private final class VMailer: Sendable { init(smtp: VSMTP) {} }
+private final class VCycleA: Sendable {}
+private final class VCycleB: Sendable {}
+private final class VAutoC: Sendable { init(d: VAutoD) {} }
+private final class VAutoD: Sendable { init(c: VAutoC) {} }
+private final class VSession: Sendable {}
+private final class VCache: Sendable { init(session: VSession) {} }
+private final class VRequestContext: Sendable {}
+private final class VAudit: Sendable { init(context: VRequestContext) {} }
+private final class VEndpoint: Sendable { init(host: String, port: Int) {} }
+private final class VClient: Sendable { init(endpoint: VEndpoint) {} }
+private protocol VReader: Sendable {}
+private final class VStore: Sendable {}
+private final class VConfig: Sendable {}
+private final class VPool: Sendable {}
+private final class VTokenCache: Sendable { init(pool: VPool) {} }
+private final class VAnimal: Sendable {}
+private final class VZoo: Sendable { init(animal: VAnimal) {} }
+private final class VParentService: Sendable { init(clock: VClock) {} }
+private final class VClock: Sendable {}
+private struct VConfigMissing: Error, Equatable {}
+
+@Suite struct ValidationTests {
+    /// A dozen and one deliberate mistakes, one of each kind validation finds,
+    /// each in a registration of its own: one `validate()` reports them all.
+    @Test func reportsEveryMistakeAtOnce() throws {
+        let parent = Container()
+        // 1. A parent's singleton depends on what only the child registers:
+        //    resolved from the parent, it is missing there.
+        parent.register(type: VParentService.self) { r in VParentService(clock: try r.resolve()) }
+        let app = Container(parent: parent)
+        app.register(type: VClock.self) { _ in VClock() }
+        // 2. A missing dependency of a closure registration, two levels down.
+        app.register(type: VRepo.self, in: .new) { r in VRepo(logger: try r.resolve()) }
+        app.register(type: VHandler.self, in: .new) { r in VHandler(repo: try r.resolve()) }
+        // 3. A missing parameter of an autoregistered initialiser.
+        app.autoregister(in: .new, initializer: VMailer.init(smtp:))
+        // 4. A cycle between closures.
+        app.register(type: VCycleA.self, in: .new) { r in _ = try r.resolve(type: VCycleB.self); return VCycleA() }
+        app.register(type: VCycleB.self, in: .new) { r in _ = try r.resolve(type: VCycleA.self); return VCycleB() }
+        // 5. A cycle between autoregistered initialisers.
+        app.autoregister(in: .new, initializer: VAutoC.init(d:))
+        app.autoregister(in: .new, initializer: VAutoD.init(c:))
+        // 6. A singleton capturing a scoped instance (closure).
+        app.register(type: VSession.self, in: .scoped) { _ in VSession() }
+        app.register(type: VCache.self) { r in VCache(session: try r.resolve()) }
+        // 7. The same, autoregistered.
+        app.register(type: VRequestContext.self, in: .scoped) { _ in VRequestContext() }
+        app.autoregister(initializer: VAudit.init(context:))
+        // 8. Runtime arguments of other types than registered.
+        app.register(type: VEndpoint.self) { (_: Resolver, host: String, port: Int) in VEndpoint(host: host, port: port) }
+        app.register(type: VClient.self, in: .new) { r in VClient(endpoint: try r.resolve(arguments: "example.org")) }
+        // 9. An alias whose instance is not of the alias type.
+        app.register(type: VStore.self) { _ in VStore() }.implements(VReader.self)
+        // 10. A factory that throws.
+        app.register(type: VConfig.self) { _ in throw VConfigMissing() }
+        // 11. A disposer nobody would run.
+        app.register(type: VPool.self, in: .weak) { _ in VPool() }.onDispose { _ in }
+        // 12. An async registration resolved synchronously.
+        app.register(type: VTokenCache.self, in: .new) { r in VTokenCache(pool: try r.resolve()) }
+        app.register(type: VPool.self, name: "async") { (_: Resolver) async throws in VPool() }
+        app.register(type: VTokenCache.self, name: "async", in: .new) { r in VTokenCache(pool: try r.resolve(name: "async")) }
+        // 13. A name that is not registered, with a near match.
+        app.register(type: VAnimal.self, name: "Cat") { _ in VAnimal() }
+        app.register(type: VZoo.self, in: .new) { r in VZoo(animal: try r.resolve(name: "Dog")) }
+
+        let error = try #require(throws: ValidationError.self) { try app.validate() }
+        let found = error.problems.map { "\($0.request): \(ExpectedReason.name(of: $0.reason)) via \($0.path.joined(separator: " → "))" }
+        let expected = [
+            "VLogger: notRegistered via VRepo → VLogger",
+            "VSMTP: notRegistered via VMailer → VSMTP",
+            "VCycleA: cycle via VCycleA → VCycleB → VCycleA",
+            "VAutoC: cycle via VAutoC → VAutoD → VAutoC",
+            "VSession: captiveDependency via VCache → VSession",
+            "VRequestContext: captiveDependency via VAudit → VRequestContext",
+            "VEndpoint with arguments (String): argumentMismatch via VClient → VEndpoint(String)",
+            "VReader: incompatibleAlias via VReader",
+            "VConfig: factoryFailed via VConfig",
+            "VPool: disposerWithoutOwner via VPool",
+            "VPool named \"async\": registeredAsync via VTokenCache[\"async\"] → VPool[\"async\"]",
+            "VAnimal named \"Dog\": notRegistered via VZoo → VAnimal[\"Dog\"]",
+            "VClock: notRegistered via VParentService → VClock",
+        ]
+        #expect(Set(found) == Set(expected), "found: \(found)")
+        #expect(found.count == expected.count)
+        // Each problem is described as a resolve would describe it, near matches included.
+        let dog = try #require(error.problems.first { $0.request == "VAnimal named \"Dog\"" })
+        #expect(dog.suggestions.contains { $0.contains("VAnimal[\"Cat\"]") })
+        #expect(error.description.hasPrefix("Syringe found 13 problems in "))
+        #expect(error.description.contains("13. Syringe could not resolve"))
+        // The argument-free, synchronous registrations were all checked; the async one was not.
+        #expect(error.report.skipped == [.init(registration: "VEndpoint(String, Int)", reason: .runtimeArguments),
+                                         .init(registration: "VPool[\"async\"]", reason: .asyncFactory)])
+    }
+
+    @Test func aCleanContainerValidatesAndReportsWhatItChecked() throws {
+        let app = Container()
+        app.register { _ in VConsoleLogger() as any VLogger }
+        app.register(type: VRepo.self, in: .new) { r in VRepo(logger: try r.resolve()) }
+        app.autoregister(in: .graph, initializer: VHandler.init(repo:))
+        let report = try app.validate()
+        #expect(report.validated == ["VLogger", "VRepo", "VHandler"])
+        #expect(report.skipped.isEmpty)
+        #expect(report.description == "3 registrations validated")
+    }
+
+    @Test func aProblemReachedFromManyRootsIsReportedOnceWithItsShortestPath() throws {
+        let app = Container()
+        app.register(type: VRepo.self, in: .new) { r in VRepo(logger: try r.resolve()) }
+        app.register(type: VHandler.self, in: .new) { r in VHandler(repo: try r.resolve()) }
+        let error = try #require(throws: ValidationError.self) { try app.validate() }
+        #expect(error.problems.count == 1)
+        #expect(error.problems.first?.path == ["VRepo", "VLogger"])
+    }
+
+    @Test func autoregisteredInitialisersAreCheckedWithoutRunning() throws {
+        let runs = Locked(0)
+        let app = Container()
+        app.register(type: VSMTP.self, in: .new) { _ in VSMTP() }
+        app.autoregister(in: .new) { (smtp: VSMTP) -> VMailer in
+            runs.withLock { $0 += 1 }
+            return VMailer(smtp: smtp)
+        }
+        try app.validate()
+        #expect(runs.withLock { $0 } == 0)
+        _ = try app.tryResolve(type: VMailer.self)
+        #expect(runs.withLock { $0 } == 1)
+    }
+
+    @Test func sharedInstancesCreatedByValidationAreKept() throws {
+        let made = Locked(0)
+        let app = Container()
+        app.register(type: VClock.self) { _ in made.withLock { $0 += 1 }; return VClock() }
+        try app.validate()
+        #expect(made.withLock { $0 } == 1)
+        _ = try app.tryResolve(type: VClock.self)
+        try app.validate()
+        #expect(made.withLock { $0 } == 1)
+    }
+
+    @Test func scopedInstancesAreMadeInAScopeOfThePassAndDisposed() throws {
+        let disposed = Locked(0)
+        let app = Container()
+        app.register(type: VSession.self, in: .scoped) { _ in VSession() }.onDispose { _ in disposed.withLock { $0 += 1 } }
+        try app.validate()
+        #expect(disposed.withLock { $0 } == 1)
+    }
+
+    @Test func registrationsWithArgumentsAreSkippedWithoutASampleAndRunWithOne() throws {
+        let seen = Locked<[String]>([])
+        let app = Container()
+        app.register(type: VEndpoint.self) { (_: Resolver, host: String, port: Int) in
+            seen.withLock { $0.append("\(host):\(port)") }
+            return VEndpoint(host: host, port: port)
+        }
+        let report = try app.validate()
+        #expect(report.skipped == [.init(registration: "VEndpoint(String, Int)", reason: .runtimeArguments)])
+        #expect(seen.withLock { $0 }.isEmpty)
+
+        var samples = SampleArguments()
+        samples.add(for: VEndpoint.self, arguments: "example.org", 443)
+        let sampled = try app.validate(samples: samples)
+        #expect(sampled.skipped.isEmpty)
+        #expect(sampled.validated == ["VEndpoint(String, Int)"])
+        #expect(seen.withLock { $0 } == ["example.org:443"])
+    }
+
+    @Test func validateAsyncRunsAsyncFactoriesAndFindsTheirProblems() async throws {
+        let app = Container()
+        app.register(type: VPool.self) { (_: Resolver) async throws in VPool() }
+        app.register(type: VTokenCache.self, in: .new) { (r: Resolver) async throws in VTokenCache(pool: try await r.resolve()) }
+        app.register(type: VRepo.self, in: .new) { (r: Resolver) async throws in VRepo(logger: try await r.resolve()) }
+        let syncReport = try app.validate()
+        #expect(syncReport.skipped.count == 3)
+        let error = try await #require(throws: ValidationError.self) { try await app.validateAsync() }
+        #expect(error.problems.map(\.path) == [["VRepo", "VLogger"]])
+        #expect(error.report.validated == ["VPool", "VTokenCache", "VRepo"])
+        #expect(error.report.skipped.isEmpty)
+    }
+
+    @Test func aScopeWithSampleRequestValuesValidatesWhatDependsOnThem() throws {
+        let app = Container()
+        app.register(type: VRequestContext.self, in: .scoped) { r in
+            _ = try r.resolve(type: VAnimal.self)   // a per-request value, registered in each scope
+            return VRequestContext()
+        }
+        #expect(throws: ValidationError.self) { try app.validate() }
+        let scope = app.makeScope()
+        scope.register(type: VAnimal.self, dependency: VAnimal())
+        try scope.validate()
+    }
+
+    @Test func expectValidRecordsOneIssuePerProblem() {
+        let app = Container()
+        app.register(type: VRepo.self, in: .new) { r in VRepo(logger: try r.resolve()) }
+        app.register(type: VZoo.self, in: .new) { r in VZoo(animal: try r.resolve()) }
+        withKnownIssue {
+            expectValid(app)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("VLogger") || $0.rawValue.contains("VAnimal") }
+        }
+        let clean = Container()
+        clean.register { _ in VConsoleLogger() as any VLogger }
+        #expect(expectValid(clean)?.validated == ["VLogger"])
+    }
+}
+
+extension ExpectedReason {
+    /// The case name of `reason`, without its payload.
+    static func name(of reason: ResolutionError.Reason) -> String {
+        switch reason {
+        case .notRegistered: "notRegistered"
+        case .cycle: "cycle"
+        case .factoryFailed: "factoryFailed"
+        case .argumentMismatch: "argumentMismatch"
+        case .incompatibleAlias: "incompatibleAlias"
+        case .noScope: "noScope"
+        case .captiveDependency: "captiveDependency"
+        case .closed: "closed"
+        case .disposerWithoutOwner: "disposerWithoutOwner"
+        case .registeredAsync: "registeredAsync"
+        case .cancelled: "cancelled"
+        case .isolatedToMainActor: "isolatedToMainActor"
+        }
+    }
+}
