@@ -51,16 +51,20 @@ extension DependencyGraph {
 
     /// A DOT string literal: quotes and backslashes escaped, newlines as `\n`.
     private static func dotQuoted(_ text: String) -> String {
-        var quoted = "\""
+        "\"" + escaped(text, ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r\n": "\\n", "\r": "\\n"]) + "\""
+    }
+
+    /// `text` with each character in `replacements` replaced.
+    static func escaped(_ text: String, _ replacements: [Character: String]) -> String {
+        var result = ""
         for character in text {
-            switch character {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            default: quoted.append(character)
+            if let replacement = replacements[character] {
+                result += replacement
+            } else {
+                result.append(character)
             }
         }
-        return quoted + "\""
+        return result
     }
 
     /// The nodes grouped by holder, in node order: each container's (titled

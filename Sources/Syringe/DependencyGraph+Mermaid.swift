@@ -9,7 +9,7 @@ extension DependencyGraph {
         var lines = ["flowchart LR"]
         for (groupIndex, group) in holderGroups().enumerated() {
             if let title = group.title {
-                lines.append("  subgraph c\(groupIndex)[\(Self.mermaidQuoted(title))]")
+                lines.append("  subgraph c\(groupIndex) [\(Self.mermaidQuoted(title))]")
                 lines += group.nodes.map { "    " + mermaidNode($0) }
                 lines.append("  end")
             } else {
@@ -37,18 +37,7 @@ extension DependencyGraph {
     /// A Mermaid label in quotes, with the characters Mermaid would read as
     /// markup written as its entity codes, and line breaks as `<br/>`.
     private static func mermaidQuoted(_ text: String) -> String {
-        var quoted = "\""
-        for character in text {
-            switch character {
-            case "\"": quoted += "#quot;"
-            case "#": quoted += "#35;"
-            case "<": quoted += "#lt;"
-            case ">": quoted += "#gt;"
-            case "\n": quoted += "<br/>"
-            default: quoted.append(character)
-            }
-        }
-        return quoted + "\""
+        "\"" + escaped(text, ["\"": "#quot;", "#": "#35;", "<": "#lt;", ">": "#gt;", "\n": "<br/>", "\r\n": "<br/>", "\r": "<br/>"]) + "\""
     }
 
     /// The class of each kind of node, in the order they are declared.

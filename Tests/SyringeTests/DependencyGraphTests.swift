@@ -92,7 +92,7 @@ private func exampleWiring() -> Container {
         let app = exampleWiring()
         try app.validate()
         // A name with the characters DOT must escape.
-        app.register(type: Database.self, name: "quote \" backslash \\ brace {") { _ in Database() }
+        app.register(type: Database.self, name: "quote \" backslash \\ brace { line\r\nbreak") { _ in Database() }
         let dot = app.dependencyGraph().dot()
         let svg = try runDot(dot)
         #expect(svg.contains("<svg"))
@@ -143,7 +143,7 @@ private let expectedDOT = (try? String(contentsOfFile: #filePath.replacingOccurr
 /// The Mermaid text the README shows.
 private let expectedMermaid = """
 flowchart LR
-  subgraph c0["container"]
+  subgraph c0 ["container"]
     n0["Database<br/>.shared"]:::shared
     n1["Transaction<br/>.scoped"]:::scoped
     n2["RequestLog<br/>.scoped"]:::scoped
