@@ -41,6 +41,10 @@ extension Container {
     /// container.register(type: Dog.self, dependency: Dog())
     /// container.register(type: Animal.self, name: "Cat", dependency: Cat())
     /// ```
+    // Disfavoured: a closure with typed parameters written as a trailing
+    // closure also matches `dependency:` (the closure itself as the value),
+    // and must mean the factory overloads instead.
+    @_disfavoredOverload
     @inlinable
     @discardableResult
     public func register<T>(

@@ -51,7 +51,8 @@ extension Container {
     }
 
     /// Resolves an instance, stopping the program with the full diagnostic if
-    /// that fails. Use `tryResolve` to handle the error instead.
+    /// that fails, reported at the caller's file and line. Use `tryResolve`
+    /// to handle the error instead.
     ///
     /// ```swift
     /// let dog = container.resolve(type: Dog.self)
@@ -60,11 +61,11 @@ extension Container {
     // Always inlined, like `tryResolve`, for the same reason.
     @inlinable
     @inline(__always)
-    public func resolve<T>(type: T.Type = T.self, name: String? = nil) -> T {
+    public func resolve<T>(type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line) -> T {
         do {
             return try tryResolve(type: type, name: name)
         } catch {
-            Container.fail(error)
+            Container.fail(error, file: file, line: line)
         }
     }
 
@@ -76,11 +77,12 @@ extension Container {
     /// let other: Numbered = container.resolve(arguments: 7)
     /// ```
     @inlinable
-    public func resolve<T, each Argument>(type: T.Type = T.self, name: String? = nil, arguments: repeat each Argument) -> T {
+    public func resolve<T, each Argument>(type: T.Type = T.self, name: String? = nil, arguments: repeat each Argument,
+                                          file: StaticString = #fileID, line: UInt = #line) -> T {
         do {
             return try tryResolve(type: type, name: name, arguments: repeat each arguments)
         } catch {
-            Container.fail(error)
+            Container.fail(error, file: file, line: line)
         }
     }
 
@@ -93,7 +95,7 @@ extension Container {
     /// let lion = container.resolveIfRegistered(type: Animal.self, name: "Lion")   // nil
     /// ```
     @inlinable
-    public func resolveIfRegistered<T>(type: T.Type = T.self, name: String? = nil) -> T? {
+    public func resolveIfRegistered<T>(type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line) -> T? {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         guard let located = locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
@@ -102,7 +104,7 @@ extension Container {
         do {
             return try produce(located, as: T.self, arguments: Container.noArguments)
         } catch {
-            Container.fail(error)
+            Container.fail(error, file: file, line: line)
         }
     }
 
@@ -136,8 +138,10 @@ extension Container {
         return locate(type: typeIdentity(T.self), signature: ArgumentSignature<repeat each Argument>.identity, name: name) != nil
     }
 
+    /// Stops the program with `error`'s diagnostic, reported at the
+    /// caller's `file` and `line` (not a line of Syringe's).
     @usableFromInline
-    static func fail(_ error: ResolutionError) -> Never {
-        fatalError(error.description)
+    static func fail(_ error: ResolutionError, file: StaticString, line: UInt) -> Never {
+        fatalError(error.description, file: file, line: line)
     }
 }

@@ -14,11 +14,11 @@ extension Container {
     /// container.register(type: Plugin.self, name: "b") { _ in BPlugin() }
     /// let plugins = container.resolveAll(type: Plugin.self)   // [APlugin, BPlugin]
     /// ```
-    public func resolveAll<T>(type: T.Type = T.self) -> [T] {
+    public func resolveAll<T>(type: T.Type = T.self, file: StaticString = #fileID, line: UInt = #line) -> [T] {
         do {
             return try tryResolveAll(type: type)
         } catch {
-            Container.fail(error)
+            Container.fail(error, file: file, line: line)
         }
     }
 

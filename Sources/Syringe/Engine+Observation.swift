@@ -1,4 +1,4 @@
-public import CSyringeTable
+import CSyringeTable
 
 /// The observed path of a resolve: taken only while `syr_observed()` says
 /// an observation is active somewhere (a tracer, a validation pass). It

@@ -1,4 +1,4 @@
-public import CSyringeTable
+import CSyringeTable
 import Synchronization
 
 /// Where observed resolves report: a container's tracer (`Container.trace`),

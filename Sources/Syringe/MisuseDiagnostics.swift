@@ -1,0 +1,105 @@
+/// Known mistakes that Swift's own diagnostics explain badly or not at all,
+/// caught by overloads that exist only to be rejected with a message that
+/// says what to do. Each is disfavoured, so it is chosen only where every
+/// real overload has failed: a correct call never reaches one.
+/// `Tests/Misuse` compiles each mistake and checks the message.
+
+/// The result of a resolve whose type Swift cannot infer. Never produced: the
+/// only functions returning it are unavailable, to say how to name the type.
+///
+/// ```swift
+/// let service = container.resolve()                    // error: Syringe cannot tell which type to resolve…
+/// let service: Service = container.resolve()           // fine
+/// let service = container.resolve(type: Service.self)  // fine
+/// ```
+public struct UnspecifiedResolveType: Sendable {
+    private init() {}
+}
+
+extension Container {
+    /// Unavailable: without a type to resolve, Swift would fail with
+    /// "failed to produce diagnostic for expression".
+    ///
+    /// ```swift
+    /// let service: Service = container.resolve()
+    /// ```
+    @_disfavoredOverload
+    @available(*, unavailable, message: "Syringe cannot tell which type to resolve: name it, `resolve(type: Service.self)`, or annotate the result, `let service: Service = container.resolve()`")
+    public func resolve(name: String? = nil) -> UnspecifiedResolveType {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: see `resolve(name:)`.
+    ///
+    /// ```swift
+    /// let endpoint: Endpoint = container.resolve(arguments: "example.org")
+    /// ```
+    @_disfavoredOverload
+    @available(*, unavailable, message: "Syringe cannot tell which type to resolve: name it, `resolve(type: Endpoint.self, arguments: …)`, or annotate the result")
+    public func resolve<each Argument>(name: String? = nil, arguments: repeat each Argument) -> UnspecifiedResolveType {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: see `resolve(name:)`.
+    ///
+    /// ```swift
+    /// let service: Service = try container.tryResolve()
+    /// ```
+    @_disfavoredOverload
+    @available(*, unavailable, message: "Syringe cannot tell which type to resolve: name it, `tryResolve(type: Service.self)`, or annotate the result, `let service: Service = try container.tryResolve()`")
+    public func tryResolve(name: String? = nil) throws(ResolutionError) -> UnspecifiedResolveType {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: see `resolve(name:)`.
+    ///
+    /// ```swift
+    /// let endpoint: Endpoint = try container.tryResolve(arguments: "example.org")
+    /// ```
+    @_disfavoredOverload
+    @available(*, unavailable, message: "Syringe cannot tell which type to resolve: name it, `tryResolve(type: Endpoint.self, arguments: …)`, or annotate the result")
+    public func tryResolve<each Argument>(name: String? = nil, arguments: repeat each Argument) throws(ResolutionError) -> UnspecifiedResolveType {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: see `resolve(name:)`.
+    ///
+    /// ```swift
+    /// let service: Service = try await container.resolveAsync()
+    /// ```
+    @_disfavoredOverload
+    @available(*, unavailable, message: "Syringe cannot tell which type to resolve: name it, `resolveAsync(type: Service.self)`, or annotate the result, `let service: Service = try await container.resolveAsync()`")
+    public func resolveAsync(name: String? = nil) async throws(ResolutionError) -> UnspecifiedResolveType {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: a registration with runtime arguments has no scope.
+    ///
+    /// ```swift
+    /// container.register(type: Endpoint.self) { (_: Resolver, url: String) in Endpoint(url: url) }   // no `in:`
+    /// ```
+    @_disfavoredOverload
+    @available(*, unavailable, message: "a registration with runtime arguments takes no scope: each resolve passes its own arguments, so each builds a new instance. Remove `in:`; to share one instance, register it without arguments")
+    @discardableResult
+    public func register<T, each Argument>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        in scope: Scope,
+        factory: @escaping @Sendable (Resolver, repeat each Argument) throws -> T
+    ) -> Registration<T> {
+        fatalError("unavailable")
+    }
+}
+
+extension Resolver {
+    /// Unavailable: see `Container.resolve(name:)`.
+    ///
+    /// ```swift
+    /// container.register(type: Repo.self) { r in Repo(service: try r.resolve()) }   // the parameter's type names it
+    /// ```
+    @_disfavoredOverload
+    @available(*, unavailable, message: "Syringe cannot tell which type to resolve: name it, `r.resolve(type: Service.self)`, or annotate the result")
+    public func resolve(name: String? = nil) throws(ResolutionError) -> UnspecifiedResolveType {
+        fatalError("unavailable")
+    }
+}

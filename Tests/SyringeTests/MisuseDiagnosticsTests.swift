@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import Syringe
+
+/// Known mistakes and what the compiler says about them: each file of
+/// `Tests/Misuse` is one mistake, type-checked against the Syringe module
+/// this test was built with; its first line names the message it must get.
+@Suite struct MisuseDiagnosticsTests {
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Misuse")
+
+    static var mistakes: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+            .filter { $0.hasSuffix(".swift") }.sorted()
+    }
+
+    @Test func everyMistakeIsListed() {
+        #expect(Self.mistakes.count == 5)
+    }
+
+    @Test(arguments: mistakes)
+    func mistakeGetsItsMessage(_ file: String) throws {
+        let source = Self.directory.appendingPathComponent(file)
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let expected = try #require(text.split(separator: "\n").first.flatMap { line in
+            line.hasPrefix("// expected: ") ? String(line.dropFirst("// expected: ".count)) : nil
+        }, "\(file) must start with `// expected: <message>`")
+        let output = try typecheck(source)
+        #expect(output.contains("error: "), "\(file) compiled, but it is a mistake:\n\(output)")
+        #expect(output.contains(expected), "\(file): the compiler did not say \(expected):\n\(output)")
+        #expect(!output.contains("failed to produce diagnostic"), "\(file):\n\(output)")
+    }
+
+    /// Runs `swiftc -typecheck` on `source` with this build's Syringe module.
+    private func typecheck(_ source: URL) throws -> String {
+        // The test binary sits in the build's products folder, beside
+        // `Modules/` and the C module's generated module map.
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let modules = products.appendingPathComponent("Modules")
+        let moduleMap = products.appendingPathComponent("CSyringeTable.build/module.modulemap")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
+                             "-Xcc", "-fmodule-map-file=\(moduleMap.path)", source.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+private protocol MisuseDependency: Sendable {}
+private struct MisuseDependencyImp: MisuseDependency {}
+private final class MisuseNeeds: Sendable {
+    let dependency: any MisuseDependency
+    init(dependency: any MisuseDependency) { self.dependency = dependency }
+}
+
+/// The corrected forms of the mistakes above compile (this file is part of
+/// the test target) and do what they say.
+@Suite struct MisuseFixedTests {
+    @Test func aTypedTrailingClosureIsAFactoryWithArgumentsNotAnInstance() throws {
+        let container = Container()
+        // Before: bound to `register(dependency:)`, registering the closure
+        // itself as a shared value of function type.
+        container.register { (_: Resolver, dependency: any MisuseDependency) -> MisuseNeeds in
+            MisuseNeeds(dependency: dependency)
+        }
+        let needs = try container.tryResolve(type: MisuseNeeds.self, arguments: MisuseDependencyImp() as any MisuseDependency)
+        #expect(needs.dependency is MisuseDependencyImp)
+    }
+
+    @Test func annotatedAndNamedResolvesCompile() throws {
+        let container = Container()
+        container.register { _ in MisuseDependencyImp() as any MisuseDependency }
+        let annotated: any MisuseDependency = container.resolve()
+        let named = try container.tryResolve(type: (any MisuseDependency).self)
+        #expect(annotated is MisuseDependencyImp && named is MisuseDependencyImp)
+    }
+
+    @Test func localizedDescriptionIsTheFullDiagnostic() {
+        let error = #expect(throws: ResolutionError.self) { try Container().tryResolve(type: MisuseNeeds.self) }
+        #expect(error?.localizedDescription == error?.description)
+        #expect(error?.localizedDescription.hasPrefix("Syringe could not resolve MisuseNeeds") == true)
+    }
+
+    @Test func aFailedResolveStopsAtTheCallersLine() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let container = Container()
+            _ = container.resolve(type: MisuseNeeds.self)
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("SyringeTests/MisuseDiagnosticsTests.swift:"), "\(text)")
+        #expect(!text.contains("Container+Resolve.swift"), "\(text)")
+        #expect(text.contains("Syringe could not resolve MisuseNeeds"), "\(text)")
+    }
+}
