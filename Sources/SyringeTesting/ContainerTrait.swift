@@ -58,4 +58,29 @@ extension Trait where Self == ContainerTrait {
     public static func container(_ configure: @escaping @Sendable (Container) -> Void) -> Self {
         ContainerTrait(configure: configure)
     }
+
+    /// Runs the test with a `Container.shared` of its own, registered by the
+    /// production wiring and then by `overrides`, which replace what they
+    /// register again: every consumer, `.shared` ones included, gets the
+    /// replacement, because it is one container (a child container's
+    /// override would not reach a parent's `.shared` service).
+    ///
+    /// ```swift
+    /// @Test(.container(startingFrom: AppWiring.register) { $0.register(type: API.self, fake: RecordingAPI()) })
+    /// func loadsProfile() throws {
+    ///     let loader = try Container.shared.tryResolve(type: ProfileLoader.self)   // its API is the fake
+    /// }
+    /// ```
+    // Disfavoured: `.container { … }` would also match this one, its
+    // trailing closure taking `startingFrom`.
+    @_disfavoredOverload
+    public static func container(
+        startingFrom wiring: @escaping @Sendable (Container) -> Void,
+        _ overrides: @escaping @Sendable (Container) -> Void = { _ in }
+    ) -> Self {
+        ContainerTrait { container in
+            wiring(container)
+            overrides(container)
+        }
+    }
 }
