@@ -41,6 +41,47 @@ extension Container {
         }
         .declaring(parameters: repeat (each Dependency).self)
     }
+
+    /// Registers an initializer whose second parameter is the runtime
+    /// argument: the others are resolved by type.
+    ///
+    /// ```swift
+    /// container.autoregister(argument: Int.self, initializer: Numbered.init(manager:integer:))
+    /// let numbered: Numbered = container.resolve(arguments: 42)
+    /// ```
+    @discardableResult
+    public func autoregister<T, First, Argument, each Dependency>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        argument: Argument.Type,
+        initializer: @escaping @Sendable (First, Argument, repeat each Dependency) throws -> T
+    ) -> Registration<T> {
+        register(type: type, name: name) { (resolver: Resolver, argument: Argument) in
+            try initializer(try resolver.resolve(type: First.self), argument, repeat try resolver.resolve(type: (each Dependency).self))
+        }
+        .declaring(parameters: First.self, repeat (each Dependency).self)
+    }
+
+    /// Registers an initializer whose third parameter is the runtime
+    /// argument: the others are resolved by type.
+    ///
+    /// ```swift
+    /// container.autoregister(argument: String.self, initializer: Report.init(clock:store:title:))
+    /// let report: Report = container.resolve(arguments: "Q3")
+    /// ```
+    @discardableResult
+    public func autoregister<T, First, Second, Argument, each Dependency>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        argument: Argument.Type,
+        initializer: @escaping @Sendable (First, Second, Argument, repeat each Dependency) throws -> T
+    ) -> Registration<T> {
+        register(type: type, name: name) { (resolver: Resolver, argument: Argument) in
+            try initializer(try resolver.resolve(type: First.self), try resolver.resolve(type: Second.self), argument,
+                            repeat try resolver.resolve(type: (each Dependency).self))
+        }
+        .declaring(parameters: First.self, Second.self, repeat (each Dependency).self)
+    }
 }
 
 extension Registration {

@@ -245,3 +245,39 @@ struct AutoregistrationTests {
         #expect(counter.created == 1, "onResolved ran once for the shared instance")
     }
 }
+
+private final class ArgClock: Sendable {}
+private final class ArgStore: Sendable {}
+private final class ArgReport: Sendable {
+    let title: String
+    let clock: ArgClock
+    let store: ArgStore
+    init(clock: ArgClock, title: String, store: ArgStore) {
+        self.clock = clock
+        self.title = title
+        self.store = store
+    }
+    init(clock: ArgClock, store: ArgStore, title: String) {
+        self.clock = clock
+        self.store = store
+        self.title = title
+    }
+}
+
+@Suite struct AutoregistrationArgumentPositionTests {
+    @Test func theRuntimeArgumentMayBeTheSecondOrThirdParameter() throws {
+        let container = Container()
+        let clock = ArgClock(), store = ArgStore()
+        container.register(type: ArgClock.self, dependency: clock)
+        container.register(type: ArgStore.self, dependency: store)
+        container.autoregister(name: "second", argument: String.self, initializer: ArgReport.init(clock:title:store:))
+        container.autoregister(name: "third", argument: String.self, initializer: ArgReport.init(clock:store:title:))
+        let second = try container.tryResolve(type: ArgReport.self, name: "second", arguments: "Q2")
+        let third = try container.tryResolve(type: ArgReport.self, name: "third", arguments: "Q3")
+        #expect(second.title == "Q2" && second.clock === clock && second.store === store)
+        #expect(third.title == "Q3" && third.clock === clock && third.store === store)
+        // Validation checks their parameters without running them.
+        let report = try container.validate()
+        #expect(report.validated.contains("ArgReport[\"second\"](String)"))
+    }
+}
