@@ -27,8 +27,11 @@ extension Container {
     ///     #expect(api.requests == ["/profile"])
     /// }
     /// ```
+    // `type:` has no default: without one, a trailing closure with typed
+    // parameters (a factory with arguments) would match `fake:`, the
+    // closure itself becoming the value.
     @discardableResult
-    public func register<T>(type: T.Type = T.self, name: String? = nil, fake: T) -> Registration<T> {
+    public func register<T>(type: T.Type, name: String? = nil, fake: T) -> Registration<T> {
         let box = FakeBox(fake)
         return register(type: type, name: name, in: .shared) { _ in box.instance }
     }
