@@ -25,30 +25,10 @@ import Syringe
         let expected = try #require(text.split(separator: "\n").first.flatMap { line in
             line.hasPrefix("// expected: ") ? String(line.dropFirst("// expected: ".count)) : nil
         }, "\(file) must start with `// expected: <message>`")
-        let output = try typecheck(source)
+        let output = try typecheckAgainstSyringe(source).output
         #expect(output.contains("error: "), "\(file) compiled, but it is a mistake:\n\(output)")
         #expect(output.contains(expected), "\(file): the compiler did not say \(expected):\n\(output)")
         #expect(!output.contains("failed to produce diagnostic"), "\(file):\n\(output)")
-    }
-
-    /// Runs `swiftc -typecheck` on `source` with this build's Syringe module.
-    private func typecheck(_ source: URL) throws -> String {
-        // The test binary sits in the build's products folder, beside
-        // `Modules/` and the C module's generated module map.
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let modules = products.appendingPathComponent("Modules")
-        let moduleMap = products.appendingPathComponent("CSyringeTable.build/module.modulemap")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
-                             "-Xcc", "-fmodule-map-file=\(moduleMap.path)", source.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
     }
 }
 
