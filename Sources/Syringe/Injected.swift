@@ -17,6 +17,9 @@ public struct Injected<T> {
 
     /// Resolves `T` (named `name`) from `container`, or from `Container.shared`.
     /// - Parameters:
+    ///   - name: The name of the registration to resolve; nil for the unnamed one.
+    ///   - container: The container to resolve from; nil for `Container.shared`, as
+    ///     bound for the current task when the owner is initialised.
     ///   - owner: Filled in by the compiler (`#function`) with what contains
     ///     the property: the owning type's name for a stored property, the
     ///     function's for a local one.
