@@ -30,7 +30,9 @@ extension Container {
     static func forwardingAsync<T, U>(to target: Definition<T>, as alias: U.Type, name: String?) -> Definition<U>.AsyncFactory.WithArguments {
         { resolver, arguments in
             let holder = resolver.container
-            let instance = try await holder.produceAsync(target, holder: holder, arguments: arguments.pointer, parent: resolver.frame)
+            // Unobserved: the alias's own resolve is the one observers see,
+            // as on the synchronous path.
+            let instance = try await holder.produceAsyncUnobserved(target, holder: holder, arguments: arguments.pointer, parent: resolver.frame)
             guard let converted = instance as? U else {
                 let step = TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
                 throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),

@@ -1,3 +1,5 @@
+import CSyringeTable
+
 /// The async entry points: `resolveAsync` and its variants. Each finds the
 /// key as `tryResolve` does and returns an existing `.shared` instance the
 /// same way; anything else goes to the async engine (AsyncEngine.swift).
@@ -107,7 +109,7 @@ extension Container {
     nonisolated(nonsending) func resolveAllAsync<T>(type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> [T] {
         var instances: [T] = []
         for (definition, holder) in registrations(of: T.self) {
-            if let instance = definition.sharedInstanceInSection() {
+            if !syr_observed(), let instance = definition.sharedInstanceInSection() {
                 instances.append(instance)
             } else {
                 instances.append(try await produceAsync(definition, holder: holder, arguments: Container.noArguments, parent: parent))

@@ -43,10 +43,12 @@ extension Container {
     }
 
     /// Registers an initializer whose second parameter is the runtime
-    /// argument: the others are resolved by type.
+    /// argument: the others are resolved by type. `at: .second` keeps it
+    /// apart from the first-parameter form, which the same initializer may
+    /// also fit (when a later parameter has the argument's type).
     ///
     /// ```swift
-    /// container.autoregister(argument: Int.self, initializer: Numbered.init(manager:integer:))
+    /// container.autoregister(argument: Int.self, at: .second, initializer: Numbered.init(manager:integer:))
     /// let numbered: Numbered = container.resolve(arguments: 42)
     /// ```
     @discardableResult
@@ -54,6 +56,7 @@ extension Container {
         type: T.Type = T.self,
         name: String? = nil,
         argument: Argument.Type,
+        at position: ArgumentPosition.Second,
         initializer: @escaping @Sendable (First, Argument, repeat each Dependency) throws -> T
     ) -> Registration<T> {
         register(type: type, name: name) { (resolver: Resolver, argument: Argument) in
@@ -66,7 +69,7 @@ extension Container {
     /// argument: the others are resolved by type.
     ///
     /// ```swift
-    /// container.autoregister(argument: String.self, initializer: Report.init(clock:store:title:))
+    /// container.autoregister(argument: String.self, at: .third, initializer: Report.init(clock:store:title:))
     /// let report: Report = container.resolve(arguments: "Q3")
     /// ```
     @discardableResult
@@ -74,6 +77,7 @@ extension Container {
         type: T.Type = T.self,
         name: String? = nil,
         argument: Argument.Type,
+        at position: ArgumentPosition.Third,
         initializer: @escaping @Sendable (First, Second, Argument, repeat each Dependency) throws -> T
     ) -> Registration<T> {
         register(type: type, name: name) { (resolver: Resolver, argument: Argument) in
@@ -81,6 +85,38 @@ extension Container {
                             repeat try resolver.resolve(type: (each Dependency).self))
         }
         .declaring(parameters: First.self, Second.self, repeat (each Dependency).self)
+    }
+}
+
+/// Where an autoregistered initializer takes its runtime argument, when not
+/// first: `autoregister(argument: String.self, at: .second, initializer: …)`.
+public enum ArgumentPosition {
+    /// The initializer's second parameter.
+    ///
+    /// ```swift
+    /// container.autoregister(argument: Int.self, at: .second, initializer: Numbered.init(manager:integer:))
+    /// ```
+    public struct Second: Sendable {
+        /// The second parameter.
+        ///
+        /// ```swift
+        /// container.autoregister(argument: Int.self, at: .second, initializer: Numbered.init(manager:integer:))
+        /// ```
+        public static var second: Second { Second() }
+    }
+
+    /// The initializer's third parameter.
+    ///
+    /// ```swift
+    /// container.autoregister(argument: String.self, at: .third, initializer: Report.init(clock:store:title:))
+    /// ```
+    public struct Third: Sendable {
+        /// The third parameter.
+        ///
+        /// ```swift
+        /// container.autoregister(argument: String.self, at: .third, initializer: Report.init(clock:store:title:))
+        /// ```
+        public static var third: Third { Third() }
     }
 }
 

@@ -97,27 +97,33 @@ extension Container {
         }
     }
 
-    /// `close()` for a synchronous caller (`validate()`): disposers run here
-    /// when all of an instance's are synchronous; an instance with an async
-    /// one is disposed on a task of its own, as `close()` does with one that
-    /// a resolve racing it created, and what that throws is not seen.
+    /// `close()` for a synchronous caller (`validate()`): when every
+    /// disposer of what it owns is synchronous, they run here, newest first,
+    /// and what they throw is returned. Otherwise all of them run on a task
+    /// of their own, in the same order (an async disposer cannot be awaited
+    /// here), as `close()` disposes an instance that a resolve racing it
+    /// created; what they throw then is not seen.
     func closeSynchronously() -> [DisposalError.Failure] {
         guard let pending = takeForClosing() else {
             return []
         }
-        var failures: [DisposalError.Failure] = []
-        var later: [PendingDisposal] = []
-        for item in pending where !item.disposers.isEmpty {
-            if item.isSynchronous {
-                failures.append(contentsOf: item.disposeSynchronously())
-            } else {
-                later.append(item)
+        guard pending.allSatisfy(\.isSynchronous) else {
+            let ordered = PendingDisposals(items: pending)
+            Task {
+                for item in ordered.items {
+                    _ = await item.dispose()
+                    if let retiring = item.retiring {
+                        Reclamation.retire(retiring)
+                    }
+                }
             }
+            return []
         }
-        keepDisposedBoxes(of: pending.filter { $0.isSynchronous })
-        for item in later {
-            item.abandon()
+        var failures: [DisposalError.Failure] = []
+        for item in pending {
+            failures.append(contentsOf: item.disposeSynchronously())
         }
+        keepDisposedBoxes(of: pending)
         return failures
     }
 

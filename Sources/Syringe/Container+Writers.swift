@@ -165,6 +165,7 @@ extension Container {
     /// instance apart from it: a `Registration` the caller kept holds the
     /// definition, and must not keep the instance alive too.
     private func retire(_ definition: AnyDefinition) {
+        forgetObservedEdges(from: definition)
         if let box = definition.takeSharedInstance() {
             Reclamation.retire(box)
         }

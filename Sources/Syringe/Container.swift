@@ -46,6 +46,8 @@ public final class Container: @unchecked Sendable {
     /// A retained `Observation` once this container traced or was validated
     /// (see `observation`); released with the container.
     let observationSlot = Atomic<UnsafeRawPointer?>(nil)
+    /// See `graphIdentity`; 0 until first asked for.
+    let graphIdentitySlot = Atomic<UInt64>(0)
 
     /// Creates an empty container, optionally the child of `parent`.
     ///

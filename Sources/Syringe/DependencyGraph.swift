@@ -182,6 +182,12 @@ extension AnyDefinition {
     var resolvesFromHolder: Bool {
         kind == .shared || kind == .weak || kind == .forward
     }
+
+    /// Whether its instance outlives a scope (`.shared`, `.weak`): what it
+    /// depends on must not be `.scoped`.
+    var isSingleton: Bool {
+        kind == .shared || kind == .weak
+    }
 }
 
 /// Collects nodes by identity, and the edges between known nodes.
@@ -221,7 +227,7 @@ private struct DependencyGraphBuilder {
             add(edge.to, DependencyGraph.Node(id: to, type: TypeName.of(type), name: edge.to.key.name, argumentTypes: [],
                                               scope: .shared, kind: .registration, holder: .scope))
         } else {
-            return   // a registration replaced or removed since the edge was seen
+            return   // a registration of a container that is not in this graph's chain
         }
         edges.insert(DependencyGraph.Edge(from: from, to: to, origin: edge.origin))
     }

@@ -47,28 +47,26 @@ extension Container {
         case .success: outcome = context.creations != before ? .created : .reused
         case .failure: outcome = .failed
         }
-        context.notifying = true
-        defer { context.notifying = false }
-        report(found, heldBy: holder.takeUnretainedValue(), requester: requester, to: observation,
-               outcome: outcome, depth: depth, duration: duration, error: result.failure)
+        let event = report(found, heldBy: holder.takeUnretainedValue(), requester: requester, to: observation,
+                           outcome: outcome, depth: depth, duration: duration, error: result.failure)
+        context.deliver(event, to: observation)
         return try result.get()
     }
 
-    /// Reports one resolve of `definition` (held by `holder`, asked from
-    /// this container) and the edge from `requester`. Inside a read-side section.
+    /// Records the edge from `requester` to one resolve of `definition`
+    /// (held by `holder`, asked from this container), and returns the
+    /// resolve's event, to deliver. Inside a read-side section.
     func report(_ definition: AnyDefinition, heldBy holder: Container,
                 requester: (definition: AnyDefinition, origin: DependencyGraph.Edge.Origin)?,
                 to observation: Observation, outcome: ResolutionEvent.Outcome, depth: Int, duration: Duration,
-                error: ResolutionError?) {
-        var edge: ObservedEdge?
+                error: ResolutionError?) -> ResolutionEvent {
         if let requester, let from = self.holder(of: requester.definition).flatMap({ NodeIdentity.of(requester.definition, heldBy: $0) }),
            let to = NodeIdentity.of(definition, heldBy: holder) {
-            edge = ObservedEdge(from: from, to: to, origin: requester.origin)
+            observation.record(ObservedEdge(from: from, to: to, origin: requester.origin))
         }
-        let event = ResolutionEvent(type: definition.serviceType, name: definition.key.name,
-                                    argumentTypes: definition.argumentTypes.map(TypeName.of), scope: Scope(definition.kind),
-                                    outcome: outcome, depth: depth, duration: duration, error: error)
-        observation.report(event, edge: edge)
+        return ResolutionEvent(type: definition.serviceType, name: definition.key.name,
+                               argumentTypes: definition.argumentTypes.map(TypeName.of), scope: Scope(definition.kind),
+                               outcome: outcome, depth: depth, duration: duration, error: error)
     }
 
     /// Reports a request that found no registration: a failed event, and an
@@ -80,16 +78,14 @@ extension Container {
             return
         }
         let requester = asyncParent.map { (definition: $0.definition, origin: DependencyGraph.Edge.Origin.factory) } ?? context.requester
-        var edge: ObservedEdge?
-        if let requester, let from = holder(of: requester.definition).flatMap({ NodeIdentity.of(requester.definition, heldBy: $0) }) {
-            edge = ObservedEdge(from: from, to: NodeIdentity(holder: .missing, key: key), origin: requester.origin)
-        }
         let names = argumentTypes.map(TypeName.of)
+        if let requester, let from = holder(of: requester.definition).flatMap({ NodeIdentity.of(requester.definition, heldBy: $0) }) {
+            observation.record(ObservedEdge(from: from, to: NodeIdentity(holder: .missing, key: key), origin: requester.origin),
+                               missing: MissingNode(type: TypeName.of(type), name: key.name, argumentTypes: names))
+        }
         let event = ResolutionEvent(type: type, name: key.name, argumentTypes: names, scope: nil, outcome: .failed,
                                     depth: asyncParent?.depth ?? context.observedDepth, duration: .zero, error: error)
-        context.notifying = true
-        defer { context.notifying = false }
-        observation.report(event, edge: edge, missing: MissingNode(type: TypeName.of(type), name: key.name, argumentTypes: names))
+        context.deliver(event, to: observation)
     }
 
     /// Tells the observed async resolve in progress in this task that it
@@ -137,9 +133,13 @@ extension Container {
         case .failure: outcome = .failed
         }
         let section = syr_read_enter()
-        defer { syr_read_exit(section) }
-        report(definition, heldBy: holder, requester: around.map { ($0.definition, .factory) }, to: observation,
-               outcome: outcome, depth: around?.depth ?? 0, duration: duration, error: result.failure)
+        let event = report(definition, heldBy: holder, requester: around.map { ($0.definition, .factory) }, to: observation,
+                           outcome: outcome, depth: around?.depth ?? 0, duration: duration, error: result.failure)
+        syr_read_exit(section)
+        // No synchronous resolve is in progress on this thread (an async
+        // resolve never runs inside one): delivered at once, and what the
+        // handler resolves is a resolve of its own, not observed.
+        ResolutionContext.current.deliver(event, to: observation)
         return try result.get()
     }
 }

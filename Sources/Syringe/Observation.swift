@@ -9,7 +9,7 @@ import Synchronization
 /// Resolves pay for none of this unless an observation is active somewhere
 /// in the process: the engine's fast paths ask `syr_observed()` (one load
 /// and one branch, `include/syringe_observe.h`), and only when it is true
-/// take the observed path (`ObservedResolve.swift`), which finds the
+/// take the observed path (`Engine+Observation.swift`), which finds the
 /// observation that applies and does the bookkeeping.
 ///
 /// Which observation a resolve reports to: the one of the resolve around it
@@ -70,19 +70,35 @@ final class Observation: @unchecked Sendable {
         }
     }
 
-    /// Keeps an edge, and tells the handler about the resolve.
-    func report(_ event: ResolutionEvent?, edge: ObservedEdge?, missing node: MissingNode? = nil) {
-        let current = lock.withLock { () -> Handler? in
-            if let edge {
-                edges.insert(edge)
-                if let node {
-                    missing[edge.to] = node
-                }
+    /// At most this many edges are kept: a service that makes a child
+    /// container per request, each holding its own registrations, would
+    /// otherwise add edges for as long as it is traced.
+    static var edgeLimit: Int { 65_536 }
+
+    /// Keeps an edge (and how its target looks, if it is missing).
+    func record(_ edge: ObservedEdge, missing node: MissingNode? = nil) {
+        lock.withLock {
+            guard edges.count < Self.edgeLimit || edges.contains(edge) else { return }
+            edges.insert(edge)
+            if let node {
+                missing[edge.to] = node
             }
-            return self.handler
         }
-        if let event, let current {
-            current(event)
+    }
+
+    /// Hands `event` to the handler, if there is one. Call with the
+    /// resolving thread idle (see `ResolutionContext.deliver`).
+    func deliver(_ event: ResolutionEvent) {
+        if let handler = lock.withLock({ handler }) {
+            handler(event)
+        }
+    }
+
+    /// Forgets the edges from `node`: its registration was replaced or
+    /// removed, and the new one may depend on other things.
+    func forgetEdges(from node: NodeIdentity) {
+        lock.withLock {
+            edges = edges.filter { $0.from != node }
         }
     }
 
@@ -106,7 +122,9 @@ final class Observation: @unchecked Sendable {
 /// (per-request values) are one node however many scopes there were.
 struct NodeIdentity: Hashable, @unchecked Sendable {
     enum Holder: Hashable {
-        case container(ObjectIdentifier)
+        /// By `Container.graphIdentity`, never reused (an address would be,
+        /// by a container made after this one is freed).
+        case container(UInt64)
         /// Some scope made by `makeScope()`: scopes come and go per request.
         case scope
         /// Registered nowhere that the request looked.
@@ -120,7 +138,7 @@ struct NodeIdentity: Hashable, @unchecked Sendable {
     /// `.scoped` registration is the registration's node.
     static func of(_ definition: AnyDefinition, heldBy holder: Container) -> NodeIdentity? {
         guard definition.kind == .scopeLocal else {
-            return NodeIdentity(holder: holder.isScope ? .scope : .container(ObjectIdentifier(holder)), key: definition.key)
+            return NodeIdentity(holder: holder.isScope ? .scope : .container(holder.graphIdentity), key: definition.key)
         }
         if definition.key.signature == ScopeLocalCopy.identity {
             // The copy of a `.scoped` registration made in the scope itself.
@@ -171,7 +189,37 @@ final class ObservedResolve: Sendable {
     }
 }
 
+/// Hands out `Container.graphIdentity` values.
+private let graphIdentities = Atomic<UInt64>(0)
+
 extension Container {
+    /// A number for this container that no other container of the process
+    /// has had or will have: what identifies its registrations in recorded
+    /// edges. Given on first use, so that containers that are never
+    /// observed (a request's scope) pay nothing for it.
+    var graphIdentity: UInt64 {
+        let current = graphIdentitySlot.load(ordering: .relaxed)
+        if current != 0 {
+            return current
+        }
+        let made = graphIdentities.wrappingAdd(1, ordering: .relaxed).newValue
+        let (exchanged, original) = graphIdentitySlot.compareExchange(expected: 0, desired: made, ordering: .relaxed)
+        return exchanged ? made : original
+    }
+
+    /// Forgets the edges recorded from `definition`, held here, which is
+    /// being replaced or removed: the registration that takes its key may
+    /// depend on other things. Call with the writer lock held.
+    func forgetObservedEdges(from definition: AnyDefinition) {
+        guard definition.kind != .scopeLocal else { return }
+        let node = NodeIdentity(holder: isScope ? .scope : .container(graphIdentity), key: definition.key)
+        var container: Container? = self
+        while let current = container {
+            current.existingObservation?.forgetEdges(from: node)
+            container = current.parent
+        }
+    }
+
     /// This container's observation, made on first use and kept until the
     /// container is freed (never replaced, so resolves read it without a
     /// section).

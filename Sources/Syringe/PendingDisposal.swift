@@ -98,6 +98,14 @@ struct PendingDisposal: @unchecked Sendable {
     }
 }
 
+/// Instances handed, in order, to the one task that disposes them.
+///
+/// `@unchecked Sendable` for the reason `PendingDisposal` is: nothing else
+/// touches them once they are taken from their owner.
+struct PendingDisposals: @unchecked Sendable {
+    let items: [PendingDisposal]
+}
+
 /// The order in which instances with disposers were created, across all
 /// containers: a scope disposes its own `.scoped` instances and the `.new`
 /// ones it tracked in one sequence, newest first.

@@ -104,6 +104,39 @@ final class ResolutionContext {
     @exclusivity(unchecked)
     var notifying = false
 
+    /// Events of observed resolves that ended inside a resolve still in
+    /// progress, delivered once this thread is idle (`reset`): a handler
+    /// that resolves must start a resolve of its own, not join this one
+    /// (where it would see the resolves in progress as cycles).
+    @exclusivity(unchecked)
+    var undelivered: [(observation: Observation, event: ResolutionEvent)] = []
+
+    /// Delivers `event` now if this thread is idle, else when it is.
+    func deliver(_ event: ResolutionEvent, to observation: Observation) {
+        undelivered.append((observation, event))
+        if isIdle {
+            deliverUndelivered()
+        } else {
+            hasDeferredWork = true   // so that the outermost resolve resets, and delivers
+        }
+    }
+
+    /// Runs the handlers of the events waiting for this thread to be idle,
+    /// outside any resolve: what they resolve is a resolve of its own (not
+    /// part of an async resolve this thread serves either), and not observed.
+    func deliverUndelivered() {
+        guard !undelivered.isEmpty else { return }
+        let events = undelivered
+        undelivered = []
+        let (wasNotifying, parent) = (notifying, asyncParent)
+        notifying = true
+        asyncParent = nil
+        defer { (notifying, asyncParent) = (wasNotifying, parent) }
+        for (observation, event) in events {
+            observation.deliver(event)
+        }
+    }
+
     /// The registration whose `onResolved` callbacks `finish()` is running:
     /// what they resolve is its dependency.
     @exclusivity(unchecked)
@@ -123,7 +156,8 @@ final class ResolutionContext {
 
     /// How deep the resolve about to start is nested, as `ResolutionEvent` counts.
     var observedDepth: Int {
-        (asyncParent?.depth ?? 0) + (depth > 0 ? depth : (finishing ? 1 : 0))
+        // A callback's resolves are one level below the instance it configures.
+        (asyncParent?.depth ?? 0) + depth + (finishing ? 1 : 0)
     }
 
     /// True when the outermost resolve left callbacks to run or a graph to
@@ -417,6 +451,7 @@ final class ResolutionContext {
             finishing = false
             hasDeferredWork = false
         }
+        deliverUndelivered()
     }
 }
 

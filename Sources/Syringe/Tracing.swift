@@ -2,18 +2,26 @@
 extension Container {
     /// Calls `handler` once per resolve made through this container or its
     /// children and scopes, and per resolve that such a resolve makes in any
-    /// container (a traced request is traced whole). Replaces the handler
-    /// set before, if any.
+    /// container (a traced request is traced whole, with the tracer of the
+    /// container it started from: a container's own tracer sees a resolve
+    /// through it only when no tracer above has taken the request). Replaces
+    /// the handler set before, if any.
     ///
-    /// The handler runs on the resolving thread right after the resolve
-    /// returns (or fails), so a resolve's dependencies are reported before
-    /// it; `depth` says how they nest. Resolves the handler itself makes are
+    /// The handler runs on the resolving thread, after the resolve returns
+    /// (or fails) and a resolve's dependencies before it; `depth` says how
+    /// they nest. Resolves the handler itself makes are
     /// not reported. While any container traces, every resolve in the
     /// process takes a slower, observed path; with none (the default) the
     /// cost is one load and one branch per resolve.
     ///
     /// Tracing also records which registration asked for which: see
     /// `dependencyGraph()`.
+    ///
+    /// The handler runs once the resolve in progress on its thread has
+    /// returned, so what it resolves is a resolve of its own. The container
+    /// keeps the handler until `stopTracing()`: a handler that captures the
+    /// container (or something that holds it) keeps both alive, and keeps
+    /// every resolve of the process on the slower path; capture it `weak`.
     ///
     /// ```swift
     /// container.trace { event in logger.debug("\(event)") }

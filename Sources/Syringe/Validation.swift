@@ -11,8 +11,13 @@ extension Container {
     ///
     /// What the pass runs, and what it keeps:
     /// - A registration made with `autoregister` is checked from its
-    ///   initialiser's parameter types, without running it (a cycle between
-    ///   such registrations too).
+    ///   initialiser's parameter types, without running it: each parameter
+    ///   must be registered where its resolve would look, and so on through
+    ///   the autoregistered initialisers they lead to (cycles, captive
+    ///   dependencies, async registrations asked for synchronously). What
+    ///   only running shows is not checked for them: whether the initialiser
+    ///   throws, and what their `onResolved` callbacks resolve; a `.shared`
+    ///   one is not created by the pass.
     /// - Every other registration is resolved once, as a request would:
     ///   its factory runs, and so do the factories of what it resolves.
     ///   A factory stops at its first failing resolve, so a problem behind
@@ -22,8 +27,12 @@ extension Container {
     ///   listed as not validated: `validateAsync()` runs them.
     /// - Resolves run in a scope made for the pass (a child of this
     ///   container), so `.scoped` registrations resolve as in a request;
-    ///   the pass closes it at the end, disposing what it created there.
-    /// - `.shared` instances created by the pass are **kept**: validating
+    ///   the pass closes it at the end, disposing what it created there
+    ///   (`validate()` disposes on a task of its own, without seeing what
+    ///   the disposers throw, when any of them is async; `validateAsync()`
+    ///   awaits them and reports what they throw).
+    /// - `.shared` instances created by the pass are **kept** (those of the
+    ///   registrations it runs): validating
     ///   at start-up doubles as eager creation, so the first request does
     ///   not pay for it, and nothing with side effects (a database
     ///   connection) is made twice. An instance that existed before the
@@ -185,68 +194,114 @@ final class ValidationPass {
     }
 
     /// Checks each autoregistered initialiser's parameters where its
-    /// resolves would look for them, and the cycles among such initialisers.
+    /// resolves would look for them, through every autoregistered
+    /// initialiser they lead to (a `.shared` one capturing a `.scoped`
+    /// instance two levels down is still captive), and the cycles among
+    /// such initialisers.
     func checkDeclaredParameters() {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
-        // Each autoregistered definition's parameters that are themselves autoregistered.
-        var next: [ObjectIdentifier: [AnyDefinition]] = [:]
-        let declared = roots.filter { $0.parameters != nil }
-        let autoregistered = Set(declared.map { ObjectIdentifier($0.definition) })
-        for root in declared {
+        var parameters: [ObjectIdentifier: [Any.Type]] = [:]
+        for root in roots {
+            if let types = root.parameters {
+                parameters[ObjectIdentifier(root.definition)] = types
+            }
+        }
+        var walk = DeclaredWalk(pass: self, parameters: parameters)
+        for root in roots where root.parameters != nil {
             validated.append(root.definition.stepText)
             let resolving = root.definition.resolvesFromHolder ? root.holder : scope
-            for type in root.parameters ?? [] {
-                if let (found, holder) = resolving.locateDefinition(of: type) {
-                    check(root, dependsOn: found)
-                    if let from = NodeIdentity.of(root.definition, heldBy: root.holder), let to = NodeIdentity.of(found, heldBy: holder) {
-                        observation.report(nil, edge: ObservedEdge(from: from, to: to, origin: .initializer))
-                    }
-                    if autoregistered.contains(ObjectIdentifier(found)) {
-                        next[ObjectIdentifier(root.definition), default: []].append(found)
-                    }
+            let captor = root.definition.isSingleton ? root.definition : nil
+            walk.visit(root.definition, heldBy: root.holder, resolvingFrom: resolving, captor: captor,
+                       path: [root.definition], isAsync: root.definition.isAsync)
+        }
+        var cycles = CycleSearch(next: walk.next)
+        for root in roots where root.parameters != nil {
+            cycles.visit(root.definition)
+        }
+        for cycle in cycles.found {
+            let steps = cycle.map(\.stepText) + [cycle[0].stepText]
+            add(cycle[0].error(.cycle, path: steps))
+        }
+    }
+
+    /// The static walk of `checkDeclaredParameters`. Each registration is
+    /// walked once per (container it resolves from, singleton that would
+    /// capture it): what it finds depends on nothing else, so the walk is
+    /// linear in the graph, not in its paths.
+    struct DeclaredWalk {
+        let pass: ValidationPass
+        let parameters: [ObjectIdentifier: [Any.Type]]
+        /// Each autoregistered definition's autoregistered parameters.
+        var next: [ObjectIdentifier: [AnyDefinition]] = [:]
+        private var seen: Set<[ObjectIdentifier?]> = []
+
+        init(pass: ValidationPass, parameters: [ObjectIdentifier: [Any.Type]]) {
+            self.pass = pass
+            self.parameters = parameters
+        }
+
+        mutating func visit(_ definition: AnyDefinition, heldBy holder: Container, resolvingFrom resolving: Container,
+                            captor: AnyDefinition?, path: [AnyDefinition], isAsync: Bool) {
+            let id = ObjectIdentifier(definition)
+            guard seen.insert([id, ObjectIdentifier(resolving), captor.map(ObjectIdentifier.init)]).inserted else { return }
+            for type in parameters[id] ?? [] {
+                guard let (found, foundHolder) = resolving.locateDefinition(of: type) else {
+                    pass.add(resolving.missingParameter(type, path: path.map(\.stepText)))
+                    continue
+                }
+                if let from = NodeIdentity.of(definition, heldBy: holder), let to = NodeIdentity.of(found, heldBy: foundHolder) {
+                    pass.observation.record(ObservedEdge(from: from, to: to, origin: .initializer))
+                }
+                let steps = (path + [found]).map(\.stepText)
+                if let captor, found.kind == .scoped || found.kind == .forwardToScoped {
+                    pass.add(found.error(.captiveDependency(captor: captor.stepText, captorScope: captor.kind == .weak ? .weak : .shared), path: steps))
+                } else if found.isAsync && !isAsync {
+                    pass.add(found.error(.registeredAsync, path: steps))
+                }
+                guard parameters[ObjectIdentifier(found)] != nil else { continue }
+                if !(next[id]?.contains { $0 === found } ?? false) {
+                    next[id, default: []].append(found)
+                }
+                guard !path.contains(where: { $0 === found }) else { continue }   // a cycle: `CycleSearch` reports it
+                visit(found, heldBy: foundHolder, resolvingFrom: found.resolvesFromHolder ? foundHolder : resolving,
+                      captor: found.isSingleton ? found : captor, path: path + [found], isAsync: found.isAsync)
+            }
+        }
+    }
+
+    /// Depth-first search with the usual three colours over the
+    /// autoregistered initialisers: each edge is followed once, and one that
+    /// leads back onto the current path is a cycle.
+    struct CycleSearch {
+        let next: [ObjectIdentifier: [AnyDefinition]]
+        private var done: Set<ObjectIdentifier> = []
+        private var stack: [AnyDefinition] = []
+        private(set) var found: [[AnyDefinition]] = []
+
+        init(next: [ObjectIdentifier: [AnyDefinition]]) {
+            self.next = next
+        }
+
+        mutating func visit(_ definition: AnyDefinition) {
+            let id = ObjectIdentifier(definition)
+            guard !done.contains(id) else { return }
+            stack.append(definition)
+            for dependency in next[id] ?? [] {
+                if let start = stack.firstIndex(where: { $0 === dependency }) {
+                    found.append(Array(stack[start...]))
                 } else {
-                    add(resolving.missingParameter(type, of: root.definition))
+                    visit(dependency)
                 }
             }
-        }
-        for root in declared {
-            findCycles(from: root.definition, next: next, path: [], onPath: [])
-        }
-    }
-
-    /// What resolving `found` from `root`'s initialiser would fail with.
-    private func check(_ root: Root, dependsOn found: AnyDefinition) {
-        let path = [root.definition.stepText, found.stepText]
-        let captor = root.definition
-        if captor.kind == .shared || captor.kind == .weak, found.kind == .scoped || found.kind == .forwardToScoped {
-            add(found.error(.captiveDependency(captor: captor.stepText, captorScope: captor.kind == .weak ? .weak : .shared), path: path))
-        } else if found.isAsync && !captor.isAsync {
-            add(found.error(.registeredAsync, path: path))
-        }
-    }
-
-    /// Depth-first over autoregistered initialisers: a parameter that leads
-    /// back onto the current path is a cycle (the engine would report it on
-    /// the first resolve).
-    private func findCycles(from definition: AnyDefinition, next: [ObjectIdentifier: [AnyDefinition]],
-                            path: [AnyDefinition], onPath: Set<ObjectIdentifier>) {
-        let path = path + [definition]
-        let onPath = onPath.union([ObjectIdentifier(definition)])
-        for dependency in next[ObjectIdentifier(definition)] ?? [] {
-            if onPath.contains(ObjectIdentifier(dependency)) {
-                let start = path.firstIndex { $0 === dependency } ?? 0
-                let steps = path[start...].map(\.stepText) + [dependency.stepText]
-                add(dependency.error(.cycle, path: steps))
-            } else if path.count < 64 {
-                findCycles(from: dependency, next: next, path: path, onPath: onPath)
-            }
+            stack.removeLast()
+            done.insert(id)
         }
     }
 
     /// Keeps `error` unless the same problem was found already; of two
     /// sightings, the one with the shorter path (closer to its cause) stays.
-    private func add(_ error: ResolutionError) {
+    func add(_ error: ResolutionError) {
         let key = Self.identity(of: error)
         if let index = problemIndex[key] {
             if error.path.count < problems[index].path.count {
@@ -308,11 +363,12 @@ extension Container {
     }
 
     /// The error for an autoregistered initialiser's parameter of `type`
-    /// that nothing is registered for, seen from this container.
-    func missingParameter(_ type: Any.Type, of definition: AnyDefinition) -> ResolutionError {
+    /// that nothing is registered for, seen from this container; `path`
+    /// leads to the initialiser.
+    func missingParameter(_ type: Any.Type, path: [String]) -> ResolutionError {
         func missing<P>(_: P.Type) -> ResolutionError {
             notRegistered(P.self, name: nil, signature: NoArguments.identity, argumentTypes: [],
-                          path: [definition.stepText, TypeName.step(P.self, name: nil, argumentTypes: [])], observed: false)
+                          path: path + [TypeName.step(P.self, name: nil, argumentTypes: [])], observed: false)
         }
         return missing(type)
     }

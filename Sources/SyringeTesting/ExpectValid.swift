@@ -16,7 +16,7 @@ public func expectValid(
     _ container: Container,
     samples: SampleArguments = SampleArguments(),
     sourceLocation: SourceLocation = #_sourceLocation
-) -> ValidationReport? {
+) -> ValidationReport {
     do {
         return try container.validate(samples: samples)
     } catch {
@@ -38,7 +38,7 @@ public func expectValidAsync(
     _ container: Container,
     samples: SampleArguments = SampleArguments(),
     sourceLocation: SourceLocation = #_sourceLocation
-) async -> ValidationReport? {
+) async -> ValidationReport {
     do {
         return try await container.validateAsync(samples: samples)
     } catch {

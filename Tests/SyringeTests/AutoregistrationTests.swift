@@ -270,8 +270,8 @@ private final class ArgReport: Sendable {
         let clock = ArgClock(), store = ArgStore()
         container.register(type: ArgClock.self, dependency: clock)
         container.register(type: ArgStore.self, dependency: store)
-        container.autoregister(name: "second", argument: String.self, initializer: ArgReport.init(clock:title:store:))
-        container.autoregister(name: "third", argument: String.self, initializer: ArgReport.init(clock:store:title:))
+        container.autoregister(name: "second", argument: String.self, at: .second, initializer: ArgReport.init(clock:title:store:))
+        container.autoregister(name: "third", argument: String.self, at: .third, initializer: ArgReport.init(clock:store:title:))
         let second = try container.tryResolve(type: ArgReport.self, name: "second", arguments: "Q2")
         let third = try container.tryResolve(type: ArgReport.self, name: "third", arguments: "Q3")
         #expect(second.title == "Q2" && second.clock === clock && second.store === store)
@@ -279,5 +279,18 @@ private final class ArgReport: Sendable {
         // Validation checks their parameters without running them.
         let report = try container.validate()
         #expect(report.validated.contains("ArgReport[\"second\"](String)"))
+    }
+
+    /// Without `at:`, the argument is the first parameter even when a later
+    /// one has its type (the positional forms must not make this ambiguous).
+    @Test func withoutAPositionTheArgumentIsTheFirstParameter() throws {
+        final class Greeting: Sendable {
+            let text: String
+            init(salutation: String, name: String) { text = "\(salutation), \(name)" }
+        }
+        let container = Container()
+        container.register(type: String.self, dependency: "Ada")
+        container.autoregister(argument: String.self, initializer: Greeting.init(salutation:name:))
+        #expect(try container.tryResolve(type: Greeting.self, arguments: "Hello").text == "Hello, Ada")
     }
 }

@@ -171,3 +171,52 @@ private final class Recorder: Sendable {
         #expect(fast.description == "TLeaf (.shared) reused in 12 ns")
     }
 }
+
+@Suite(.serialized) struct TracingReviewTests {
+    /// A handler runs once the resolve in progress has returned, so what it
+    /// resolves is a resolve of its own: the instance being built is not a
+    /// cycle for it.
+    @Test func aHandlerThatResolvesDoesNotJoinTheResolveInProgress() throws {
+        let container = Container()
+        container.register(type: TLeaf.self, in: .new) { _ in TLeaf() }
+        container.register(type: TMiddle.self, in: .new) { r in TMiddle(leaf: try r.resolve()) }
+        let failures = Locked<[String]>([])
+        let events = Locked<[String]>([])
+        container.trace { [weak container] event in
+            events.withLock { $0.append(event.request) }
+            do {
+                _ = try container?.tryResolve(type: TMiddle.self)
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        defer { container.stopTracing() }
+        _ = try container.tryResolve(type: TMiddle.self)
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(events.withLock { $0 } == ["TLeaf", "TMiddle"])
+    }
+
+    @Test func anAsyncAliasIsOneEvent() async throws {
+        let container = Container()
+        container.register(type: TServiceImp.self, in: .new) { (_: Resolver) async throws in TServiceImp() }
+            .implements((any TService).self)
+        let recorder = Recorder()
+        recorder.start(on: container)
+        defer { container.stopTracing() }
+        _ = try await container.resolveAsync(type: (any TService).self)
+        #expect(recorder.lines == ["TService - created 0"])
+    }
+
+    @Test func whatACallbacksResolveResolvesIsTwoLevelsDown() throws {
+        final class Node: @unchecked Sendable { var middle: TMiddle? }
+        let container = Container()
+        container.register(type: TLeaf.self, in: .new) { _ in TLeaf() }
+        container.register(type: TMiddle.self, in: .new) { r in TMiddle(leaf: try r.resolve()) }
+        container.register(type: Node.self, in: .new) { _ in Node() }.onResolved { r, node in node.middle = try r.resolve(type: TMiddle.self) }
+        let recorder = Recorder()
+        recorder.start(on: container)
+        defer { container.stopTracing() }
+        _ = try container.tryResolve(type: Node.self)
+        #expect(recorder.lines == ["TLeaf new created 2", "TMiddle new created 1", "Node new created 0"])
+    }
+}

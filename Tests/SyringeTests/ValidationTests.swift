@@ -211,7 +211,75 @@ private struct VConfigMissing: Error, Equatable {}
         }
         let clean = Container()
         clean.register { _ in VConsoleLogger() as any VLogger }
-        #expect(expectValid(clean)?.validated == ["VLogger"])
+        #expect(expectValid(clean).validated == ["VLogger"])
+    }
+}
+
+private final class VSingleton: Sendable { init(middle: VMiddleNew) {} }
+private final class VMiddleNew: Sendable { init(session: VSession) {} }
+private final class VAsyncDisposed: Sendable {}
+private final class VSyncDisposed: Sendable {}
+
+@Suite struct ValidationReviewTests {
+    /// A `.shared` autoregistered initialiser capturing a `.scoped` instance
+    /// through a `.new` one is still captive.
+    @Test func aCaptiveDependencyTwoLevelsDownIsFound() throws {
+        let app = Container()
+        app.register(type: VSession.self, in: .scoped) { _ in VSession() }
+        app.autoregister(in: .new, initializer: VMiddleNew.init(session:))
+        app.autoregister(initializer: VSingleton.init(middle:))
+        let error = try #require(throws: ValidationError.self) { try app.validate() }
+        #expect(error.problems.map(\.path) == [["VSingleton", "VMiddleNew", "VSession"]])
+        if case .captiveDependency(let captor, _) = error.problems.first?.reason {
+            #expect(captor == "VSingleton")
+        } else {
+            Issue.record("not a captive dependency: \(error)")
+        }
+    }
+
+    /// Many paths through a layered graph of autoregistered initialisers are
+    /// walked once each edge, not once each path (3^12 paths here).
+    @Test func aLayeredGraphOfInitialisersValidates() throws {
+        final class Layer<Level>: Sendable {
+            init(a: LayerA<Level>, b: LayerB<Level>, c: LayerC<Level>) {}
+        }
+        final class LayerA<Level>: Sendable {}
+        final class LayerB<Level>: Sendable {}
+        final class LayerC<Level>: Sendable {}
+        let app = Container()
+        // Twelve levels of three types, each needing all three of the next.
+        func add<Level, Next>(_: Level.Type, next: Next.Type) {
+            app.autoregister(initializer: { (a: LayerA<Next>, b: LayerB<Next>, c: LayerC<Next>) in LayerA<Level>() })
+            app.autoregister(initializer: { (a: LayerA<Next>, b: LayerB<Next>, c: LayerC<Next>) in LayerB<Level>() })
+            app.autoregister(initializer: { (a: LayerA<Next>, b: LayerB<Next>, c: LayerC<Next>) in LayerC<Level>() })
+        }
+        enum L0 {}; enum L1 {}; enum L2 {}; enum L3 {}; enum L4 {}; enum L5 {}; enum L6 {}
+        enum L7 {}; enum L8 {}; enum L9 {}; enum L10 {}; enum L11 {}; enum L12 {}
+        add(L0.self, next: L1.self); add(L1.self, next: L2.self); add(L2.self, next: L3.self)
+        add(L3.self, next: L4.self); add(L4.self, next: L5.self); add(L5.self, next: L6.self)
+        add(L6.self, next: L7.self); add(L7.self, next: L8.self); add(L8.self, next: L9.self)
+        add(L9.self, next: L10.self); add(L10.self, next: L11.self); add(L11.self, next: L12.self)
+        app.register(type: LayerA<L12>.self) { _ in LayerA<L12>() }
+        app.register(type: LayerB<L12>.self) { _ in LayerB<L12>() }
+        app.register(type: LayerC<L12>.self) { _ in LayerC<L12>() }
+        let report = try app.validate()
+        #expect(report.validated.count == 39)
+    }
+
+    /// When a disposer is async, `validate()` (which cannot await) disposes
+    /// everything on one task, newest first, as `close()` would.
+    @Test func asyncDisposersRunInOrderAfterASynchronousValidation() async throws {
+        let order = Locked<[String]>([])
+        let app = Container()
+        app.register(type: VSyncDisposed.self, in: .scoped) { _ in VSyncDisposed() }
+            .onDispose { _ in order.withLock { $0.append("sync, made first") } }
+        app.register(type: VAsyncDisposed.self, in: .scoped) { r in _ = try r.resolve(type: VSyncDisposed.self); return VAsyncDisposed() }
+            .onDispose { _ async in order.withLock { $0.append("async, made last") } }
+        try app.validate()
+        for _ in 0..<1_000 where order.withLock({ $0.count }) < 2 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(order.withLock { $0 } == ["async, made last", "sync, made first"])
     }
 }
 

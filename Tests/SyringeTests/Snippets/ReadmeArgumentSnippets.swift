@@ -78,7 +78,7 @@ struct ReadmeArgumentSnippets {
         c.autoregister(type: Wide.self, in: .new, initializer: Wide.init)   // any number of parameters
         c.autoregister(argument: Int.self, initializer: Numbered.init)      // the first parameter is a runtime argument
         let numbered: Numbered = c.resolve(arguments: 42)
-        c.autoregister(argument: String.self, initializer: Report.init(clock:title:store:))   // or the second, or the third
+        c.autoregister(argument: String.self, at: .second, initializer: Report.init(clock:title:store:))   // or .third
 
         #expect(numbered.integer == 42 && numbered.manager === manager)
         let wide = c.resolve(type: Wide.self)

@@ -43,7 +43,7 @@ struct ReadmeTestingSnippets {
 
     @Test("expectValid records one issue per wiring problem")
     func expectValidRecordsProblems() {
-        #expect(expectValid(AppWiring.makeContainer())?.validated.count == 2)
+        #expect(expectValid(AppWiring.makeContainer()).validated.count == 2)
         let unwired = Container()
         unwired.register(type: ProfileLoader.self) { r in ProfileLoader(api: try r.resolve()) }
         withKnownIssue {
