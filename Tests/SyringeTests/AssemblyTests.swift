@@ -107,33 +107,6 @@ struct AssemblyTests {
         #expect(container.resolve(type: Tracked.self) === before)
         #expect(counter.created == 1)
     }
-
-    // The example of /tmp/assembly-readme.md's "Assemblies" section, as written there.
-    @Test("README: Assemblies")
-    func readmeExample() {
-        struct NetworkAssembly: Assembly {
-            let baseURL: String
-            func assemble(into container: Container) {
-                container.register { _ in LiveAPIClient(baseURL: baseURL) as APIClient }
-            }
-        }
-
-        struct ProfileAssembly: Assembly {
-            func assemble(into container: Container) {
-                container.register(type: ProfileStore.self) { r in ProfileStore(api: try r.resolve()) }
-            }
-            func loaded(_ container: Container) {   // optional: once every assembly has registered
-                container.resolve(type: ProfileStore.self).warmUp()
-            }
-        }
-
-        let app = Container()
-        app.apply(NetworkAssembly(baseURL: "https://api.example.org"), ProfileAssembly())
-
-        let store = app.resolve(type: ProfileStore.self)
-        #expect(store.isWarm)
-        #expect((store.api as? LiveAPIClient)?.baseURL == "https://api.example.org")
-    }
 }
 
 // Assemblies that record what `apply` does with them.
@@ -215,16 +188,4 @@ private struct AssemblyTestNetwork: Assembly {
     func assemble(into container: Container) {
         container.register { _ in AssemblyTestClient(baseURL: baseURL) }
     }
-}
-
-// Types the README example leaves to the reader.
-
-private protocol APIClient: Sendable {}
-private struct LiveAPIClient: APIClient { let baseURL: String }
-private final class ProfileStore: Sendable {
-    let api: APIClient
-    private let warm = Atomic(false)
-    init(api: APIClient) { self.api = api }
-    var isWarm: Bool { warm.load(ordering: .relaxed) }
-    func warmUp() { warm.store(true, ordering: .relaxed) }
 }
