@@ -148,6 +148,9 @@ private struct AssemblyTestGreeter: Assembly {
     var loadedInto: Locked<[Container]>?
 
     func assemble(into container: Container) {
+        // The text only: capturing `self` would capture `loadedInto`, which
+        // holds the container, and the container would hold itself.
+        let greeting = greeting
         container.register { _ in AssemblyTestGreeting(text: greeting) }
     }
 

@@ -37,6 +37,11 @@ struct ReadmePropertyWrapperSnippets {
         let screen = Container.$shared.withValue(shared) { Screen() }
 
         let container = Self.container
+        // The static container outlives the test: let its Store go, so no
+        // object with a weak reference to it is alive at exit (LeakSanitizer
+        // cannot see the weak reference's side table through the object's
+        // reference count, and would report it).
+        defer { container.releaseSharedInstances() }
         #expect(screen.manager === sharedManager, "@Injected without a container resolves from Container.shared, at init")
         #expect(screen.store === container.resolve(type: Store.self, name: "store"))
         #expect(screen.weakStore === screen.store)
