@@ -10,11 +10,14 @@ private final class FreeCount: @unchecked Sendable {
 
     var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-    var freed: Int { count.load(ordering: .relaxed) }
+    /// Acquiring, paired with the frees' releasing adds: a test that sees
+    /// an object freed also sees everything its free function did before
+    /// (`reentrantFree` then clears what the function read).
+    var freed: Int { count.load(ordering: .acquiring) }
 }
 
 private let countFree: @convention(c) (UnsafeMutableRawPointer?) -> Void = { object in
-    Unmanaged<FreeCount>.fromOpaque(object!).takeUnretainedValue().count.add(1, ordering: .relaxed)
+    Unmanaged<FreeCount>.fromOpaque(object!).takeUnretainedValue().count.add(1, ordering: .releasing)
 }
 
 /// Polls until `condition` holds; false after 30 s. Other tests run in this
@@ -173,7 +176,7 @@ private enum RetireAgain {
     nonisolated(unsafe) static var second: FreeCount?
 
     static let free: @convention(c) (UnsafeMutableRawPointer?) -> Void = { object in
-        Unmanaged<FreeCount>.fromOpaque(object!).takeUnretainedValue().count.add(1, ordering: .relaxed)
+        Unmanaged<FreeCount>.fromOpaque(object!).takeUnretainedValue().count.add(1, ordering: .releasing)
         if let second = RetireAgain.second {
             syr_reclaim_retire(second.pointer, countFree)
             syr_reclaim_poll()
