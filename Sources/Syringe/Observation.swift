@@ -211,8 +211,7 @@ extension Container {
     /// being replaced or removed: the registration that takes its key may
     /// depend on other things. Call with the writer lock held.
     func forgetObservedEdges(from definition: AnyDefinition) {
-        guard definition.kind != .scopeLocal else { return }
-        let node = NodeIdentity(holder: isScope ? .scope : .container(graphIdentity), key: definition.key)
+        guard definition.kind != .scopeLocal, let node = NodeIdentity.of(definition, heldBy: self) else { return }
         var container: Container? = self
         while let current = container {
             current.existingObservation?.forgetEdges(from: node)
