@@ -23,6 +23,22 @@ let package = Package(
         .library(name: "Syringe", targets: ["Syringe"]),
         .library(name: "SyringeTesting", targets: ["SyringeTesting"]),
     ],
+    // `ServiceLifecycle` adds `Container.lifecycleService`, which closes a
+    // container when a swift-service-lifecycle `ServiceGroup` shuts down. A
+    // trait rather than a product of its own: SwiftPM fetches a trait's
+    // dependencies only for packages that enable it, so a plain user of
+    // Syringe fetches and builds nothing extra (a second product would make
+    // every user fetch swift-service-lifecycle and the three packages it
+    // depends on).
+    traits: [
+        .trait(
+            name: "ServiceLifecycle",
+            description: "Container.lifecycleService: close a container when a ServiceGroup shuts down."
+        ),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
     targets: [
         .systemLibrary(
             name: "CXXHash",
@@ -42,7 +58,14 @@ let package = Package(
         ),
         .target(
             name: "Syringe",
-            dependencies: ["CSyringeTable"]
+            dependencies: [
+                "CSyringeTable",
+                .product(
+                    name: "ServiceLifecycle",
+                    package: "swift-service-lifecycle",
+                    condition: .when(traits: ["ServiceLifecycle"])
+                ),
+            ]
         ),
         .target(
             name: "SyringeTesting",

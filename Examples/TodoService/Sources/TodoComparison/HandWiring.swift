@@ -1,0 +1,87 @@
+import Hummingbird
+import Logging
+import Synchronization
+import TodoService
+
+/// The app with no container: each request's objects constructed in code,
+/// as `AppContainer` would, and the transaction ended after the route. The
+/// load comparison's baseline: what the container costs is the difference.
+public struct HandWiringMiddleware<Context: RequestServicesContext>: RouterMiddleware {
+    let database: Database
+    let logger: Logger
+
+    public init(database: Database, logger: Logger) {
+        self.database = database
+        self.logger = logger
+    }
+
+    public func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let services = HandWiredRequest(
+            database: database,
+            logger: logger,
+            request: RequestInfo(id: context.id, method: request.method)
+        )
+        var context = context
+        context.services = services
+        do {
+            let response = try await next(request, context)
+            await services.end()
+            return response
+        } catch {
+            await services.end()
+            throw error
+        }
+    }
+}
+
+/// One request's objects, made when the route asks, the transaction once.
+final class HandWiredRequest: RequestServices {
+    let database: Database
+    let logger: Logger
+    let request: RequestInfo
+    private let transaction = Mutex<Transaction?>(nil)
+
+    init(database: Database, logger: Logger, request: RequestInfo) {
+        self.database = database
+        self.logger = logger
+        self.request = request
+    }
+
+    func todoHandler() async throws -> TodoHandler {
+        let transaction: Transaction
+        if let existing = self.transaction.withLock({ $0 }) {
+            transaction = existing
+        } else {
+            // A route asks once; were two of its tasks to ask at the same
+            // time, the loser's transaction is ended at once.
+            let made = try await Transaction.begin(in: database, readOnly: request.isReadOnly)
+            let kept = self.transaction.withLock { slot -> Transaction in
+                if let winner = slot {
+                    return winner
+                }
+                slot = made
+                return made
+            }
+            if kept !== made {
+                await made.end()
+            }
+            transaction = kept
+        }
+        return TodoHandler(
+            repository: TodoRepository(transaction: transaction),
+            changes: SQLiteChangeLog(transaction: transaction, request: request),
+            transaction: transaction,
+            log: RequestLogger(base: logger, request: request)
+        )
+    }
+
+    func end() async {
+        if let transaction = transaction.withLock({ $0 }) {
+            await transaction.end()
+        }
+    }
+}

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import TodoComparison
+import TodoService
+
+// TodoServer [--wiring syringe|hand|swinject] [--host 127.0.0.1] [--port 8080]
+//            [--database todos.sqlite] [--connections 8] [--log-level info]
+//
+// Prints "listening on <port>" once it accepts requests (`--port 0` picks a
+// free port); SIGTERM or SIGINT shut it down gracefully. `--wiring` picks
+// how each request's objects are made: Syringe (the app), or the load
+// comparison's hand-written and Swinject wirings of the same app.
+
+enum Wiring: String {
+    case syringe, hand, swinject
+}
+
+struct Options {
+    var wiring = Wiring.syringe
+    var host = "127.0.0.1"
+    var port = 8080
+    var database = "todos.sqlite"
+    var connections = 8
+    var logLevel = Logger.Level.info
+
+    init(_ arguments: ArraySlice<String>) throws {
+        var arguments = arguments
+        while let flag = arguments.popFirst() {
+            guard let value = arguments.popFirst() else {
+                throw UsageError("\(flag) needs a value")
+            }
+            switch flag {
+            case "--wiring":
+                wiring = try Wiring(rawValue: value).orThrow("--wiring is syringe, hand or swinject")
+            case "--host":
+                host = value
+            case "--port":
+                port = try Int(value).orThrow("--port is a number")
+            case "--database":
+                database = value
+            case "--connections":
+                connections = try Int(value).orThrow("--connections is a number")
+            case "--log-level":
+                logLevel = try Logger.Level(rawValue: value).orThrow("--log-level is trace, debug, info, notice, warning, error or critical")
+            default:
+                throw UsageError("unknown option \(flag)")
+            }
+        }
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Optional {
+    func orThrow(_ message: String) throws -> Wrapped {
+        guard let self else { throw UsageError(message) }
+        return self
+    }
+}
+
+let options: Options
+do {
+    options = try Options(CommandLine.arguments.dropFirst())
+} catch {
+    print("TodoServer: \(error)")
+    exit(2)
+}
+
+var logger = Logger(label: "todos")
+logger.logLevel = options.logLevel
+let configuration = ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: "todos")
+let database = Database.Configuration(path: options.database, connections: options.connections)
+let announce: @Sendable (Int) async -> Void = { port in
+    print("listening on \(port)")
+    fflush(nil)  // a script reading the port through a pipe sees it now
+}
+
+switch options.wiring {
+case .syringe:
+    try await TodoApplication.run(
+        container: AppContainer.make(database: database, logger: logger),
+        configuration: configuration,
+        logger: logger,
+        onServerRunning: announce
+    )
+case .hand, .swinject:
+    let opened = try await Database.open(database, logger: logger)
+    let router = options.wiring == .hand
+        ? TodoApplication.router(requestServices: HandWiringMiddleware(database: opened, logger: logger))
+        : TodoApplication.router(requestServices: SwinjectWiringMiddleware(database: opened, logger: logger))
+    let app = Application(
+        router: router,
+        configuration: configuration,
+        onServerRunning: { channel in await announce(channel.localAddress?.port ?? 0) },
+        logger: logger
+    )
+    let closer = ClosureService {
+        try? await gracefulShutdown()
+        await opened.close()
+    }
+    try await ServiceGroup(
+        configuration: ServiceGroupConfiguration(services: [closer, app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    ).run()
+}

@@ -1,0 +1,239 @@
+import Logging
+import SQLiteNIO
+import Synchronization
+
+/// The SQLite database: a file in WAL mode and a fixed pool of connections
+/// to it, one per transaction in flight.
+///
+/// WAL lets readers run beside the one writer, so each request's
+/// transaction gets a connection of its own; a request that finds every
+/// connection busy waits for one (FIFO), without holding a thread.
+/// Registered `.shared` with an async factory that opens it and migrates
+/// the schema, and disposed (closed) when the app container closes.
+public final class Database: Sendable {
+    /// Where the database lives and how many connections to keep.
+    public struct Configuration: Sendable {
+        public var path: String
+        public var connections: Int
+
+        /// `path` is a file; `":memory:"` is not allowed (each connection
+        /// would get a database of its own).
+        public init(path: String, connections: Int = 8) {
+            self.path = path
+            self.connections = max(1, connections)
+        }
+    }
+
+    /// What the database has done, for tests and for the shutdown log.
+    public struct Statistics: Sendable, Equatable {
+        /// Connections handed to transactions, in all.
+        public var leases = 0
+        /// Connections held by a transaction right now.
+        public var leased = 0
+        public var commits = 0
+        public var rollbacks = 0
+        public var isClosed = false
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case closed
+        case inMemory
+
+        public var description: String {
+            switch self {
+            case .closed: "the database is closed"
+            case .inMemory: "a pooled database must be a file: each connection to :memory: is a database of its own"
+            }
+        }
+    }
+
+    private struct Waiter {
+        var id: UInt64
+        var continuation: CheckedContinuation<SQLiteConnection, any Error>
+    }
+
+    private struct State {
+        var idle: [SQLiteConnection]
+        var waiters: [Waiter] = []
+        /// Leases under way that have not started waiting yet, so that a
+        /// cancellation arriving before the waiter is queued is not lost.
+        var starting: Set<UInt64> = []
+        var cancelledBeforeWaiting: Set<UInt64> = []
+        var nextID: UInt64 = 0
+        var statistics = Statistics()
+    }
+
+    private let state: Mutex<State>
+    private let logger: Logger
+
+    private init(connections: [SQLiteConnection], logger: Logger) {
+        self.state = Mutex(State(idle: connections))
+        self.logger = logger
+    }
+
+    /// Opens the pool's connections and brings the schema up to date.
+    public static func open(_ configuration: Configuration, logger: Logger) async throws -> Database {
+        guard configuration.path != ":memory:" else {
+            throw Failure.inMemory
+        }
+        var connections: [SQLiteConnection] = []
+        do {
+            for _ in 0..<configuration.connections {
+                let connection = try await SQLiteConnection.open(storage: .file(path: configuration.path), logger: logger)
+                connections.append(connection)
+                // A writer waits up to 5 s for another's lock instead of
+                // failing at once with SQLITE_BUSY.
+                _ = try await connection.query("PRAGMA busy_timeout = 5000")
+                if connections.count == 1 {
+                    _ = try await connection.query("PRAGMA journal_mode = WAL")
+                    _ = try await connection.query("PRAGMA synchronous = NORMAL")
+                    try await Migrations.run(on: connection, logger: logger)
+                }
+            }
+        } catch {
+            for connection in connections {
+                try? await connection.close()
+            }
+            throw error
+        }
+        logger.info("database opened", metadata: ["path": "\(configuration.path)", "connections": "\(connections.count)"])
+        return Database(connections: connections, logger: logger)
+    }
+
+    /// A snapshot of the counters.
+    public var statistics: Statistics {
+        state.withLock { $0.statistics }
+    }
+
+    /// Takes a connection, waiting (first come, first served) while all are
+    /// leased. Give it back with `release(_:)`.
+    func lease() async throws -> SQLiteConnection {
+        enum Taken {
+            case connection(SQLiteConnection)
+            case wait(UInt64)
+            case failure(any Error)
+        }
+        let taken = state.withLock { state -> Taken in
+            if state.statistics.isClosed {
+                return .failure(Failure.closed)
+            }
+            if let connection = state.idle.popLast() {
+                state.statistics.leases += 1
+                state.statistics.leased += 1
+                return .connection(connection)
+            }
+            let id = state.nextID
+            state.nextID += 1
+            state.starting.insert(id)
+            return .wait(id)
+        }
+        switch taken {
+        case .connection(let connection):
+            return connection
+        case .failure(let error):
+            throw error
+        case .wait(let id):
+            return try await waitForConnection(id: id)
+        }
+    }
+
+    private func waitForConnection(id: UInt64) async throws -> SQLiteConnection {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SQLiteConnection, any Error>) in
+                let outcome = state.withLock { state -> Result<SQLiteConnection, any Error>? in
+                    state.starting.remove(id)
+                    if state.cancelledBeforeWaiting.remove(id) != nil {
+                        return .failure(CancellationError())
+                    }
+                    if state.statistics.isClosed {
+                        return .failure(Failure.closed)
+                    }
+                    // A connection may have come back since `lease` looked.
+                    if let connection = state.idle.popLast() {
+                        state.statistics.leases += 1
+                        state.statistics.leased += 1
+                        return .success(connection)
+                    }
+                    state.waiters.append(Waiter(id: id, continuation: continuation))
+                    return nil
+                }
+                if let outcome {
+                    continuation.resume(with: outcome)
+                }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> Waiter? in
+                if let index = state.waiters.firstIndex(where: { $0.id == id }) {
+                    return state.waiters.remove(at: index)
+                }
+                if state.starting.contains(id) {
+                    state.cancelledBeforeWaiting.insert(id)
+                }
+                return nil
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Gives a leased connection back: to the longest waiter, or to the pool.
+    /// After `close()`, the connection is closed instead.
+    func release(_ connection: SQLiteConnection, committed: Bool) async {
+        enum Next {
+            case handOver(Waiter)
+            case pooled
+            case close
+        }
+        let next = state.withLock { state -> Next in
+            if committed {
+                state.statistics.commits += 1
+            } else {
+                state.statistics.rollbacks += 1
+            }
+            if state.statistics.isClosed {
+                state.statistics.leased -= 1
+                return .close
+            }
+            if !state.waiters.isEmpty {
+                // The lease passes to the waiter: `leased` stays as it is.
+                state.statistics.leases += 1
+                return .handOver(state.waiters.removeFirst())
+            }
+            state.statistics.leased -= 1
+            state.idle.append(connection)
+            return .pooled
+        }
+        switch next {
+        case .handOver(let waiter):
+            waiter.continuation.resume(returning: connection)
+        case .pooled:
+            break
+        case .close:
+            try? await connection.close()
+        }
+    }
+
+    /// Closes the idle connections and fails the waiters; a connection still
+    /// leased is closed when its transaction gives it back. Run by the app
+    /// container's `close()` at shutdown, after the server has finished its
+    /// requests.
+    public func close() async {
+        let (idle, waiters) = state.withLock { state -> ([SQLiteConnection], [Waiter]) in
+            guard !state.statistics.isClosed else {
+                return ([], [])
+            }
+            state.statistics.isClosed = true
+            defer {
+                state.idle = []
+                state.waiters = []
+            }
+            return (state.idle, state.waiters)
+        }
+        for waiter in waiters {
+            waiter.continuation.resume(throwing: Failure.closed)
+        }
+        for connection in idle {
+            try? await connection.close()
+        }
+        logger.info("database closed", metadata: ["statistics": "\(statistics)"])
+    }
+}

@@ -1,0 +1,92 @@
+import SQLiteNIO
+import Synchronization
+
+/// One request's database transaction, on a connection leased from the
+/// pool. Registered `.scoped`: everything the request resolves shares it.
+///
+/// The handler commits when the request succeeds; the scope's disposer,
+/// `end()`, rolls back whatever was not committed (the request threw, or
+/// never got to commit) and gives the connection back.
+public final class Transaction: Sendable {
+    private enum Phase {
+        case open
+        case committed
+        case ended
+    }
+
+    private let database: Database
+    private let connection: SQLiteConnection
+    private let phase = Mutex(Phase.open)
+
+    private init(database: Database, connection: SQLiteConnection) {
+        self.database = database
+        self.connection = connection
+    }
+
+    /// Leases a connection and begins. A read-only request takes no lock
+    /// (`BEGIN`); one that may write takes the write lock now
+    /// (`BEGIN IMMEDIATE`), so that it waits for other writers here rather
+    /// than failing when it first writes after reading.
+    public static func begin(in database: Database, readOnly: Bool) async throws -> Transaction {
+        let connection = try await database.lease()
+        do {
+            _ = try await connection.query(readOnly ? "BEGIN" : "BEGIN IMMEDIATE")
+        } catch {
+            await database.release(connection, committed: false)
+            throw error
+        }
+        return Transaction(database: database, connection: connection)
+    }
+
+    /// Runs one statement in the transaction.
+    public func query(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
+        guard phase.withLock({ $0 == .open }) else {
+            throw TransactionError.notOpen
+        }
+        return try await connection.query(sql, binds)
+    }
+
+    /// Commits. If COMMIT fails the transaction stays open, and `end()` rolls
+    /// it back.
+    public func commit() async throws {
+        guard phase.withLock({ $0 == .open }) else {
+            throw TransactionError.notOpen
+        }
+        _ = try await connection.query("COMMIT")
+        phase.withLock { $0 = .committed }
+    }
+
+    /// Whether `commit()` succeeded.
+    public var isCommitted: Bool {
+        phase.withLock { $0 == .committed }
+    }
+
+    /// The disposer: rolls back unless committed and returns the connection
+    /// to the pool. A second call does nothing.
+    public func end() async {
+        let before = phase.withLock { phase -> Phase in
+            defer { phase = .ended }
+            return phase
+        }
+        switch before {
+        case .ended:
+            return
+        case .committed:
+            await database.release(connection, committed: true)
+        case .open:
+            // A failed ROLLBACK leaves nothing to undo: SQLite has already
+            // rolled back when a statement's error ended the transaction.
+            _ = try? await connection.query("ROLLBACK")
+            await database.release(connection, committed: false)
+        }
+    }
+}
+
+/// Using a transaction after it committed or ended.
+public enum TransactionError: Error, CustomStringConvertible {
+    case notOpen
+
+    public var description: String {
+        "the request's transaction has already committed or ended"
+    }
+}
