@@ -25,7 +25,11 @@ final class AsyncFrame: Sendable {
     private let root: AsyncFrame?
     /// The outermost frame's resolution, made on first use: a resolve without
     /// `.graph` instances or callbacks (a `.new` chain) never needs one.
-    private let lazyResolution = AtomicLazyReference<AsyncResolution>()
+    /// Held as the address of a retained `AsyncResolution` (0 until made),
+    /// released by `deinit`. Not an `AtomicLazyReference`: its unspecialised `load()`
+    /// looks up the metadata of `Unmanaged<AsyncResolution>` on every call.
+    /// An integer rather than a pointer keeps the frame checked `Sendable`.
+    private let lazyResolution = Atomic<UInt>(0)
     /// Set on the outermost frame when its resolve has returned (`end()`).
     private let ended = Atomic<Bool>(false)
     /// Frames from the outermost to this one.
@@ -41,7 +45,32 @@ final class AsyncFrame: Sendable {
     /// What every frame of this outermost resolve shares.
     var resolution: AsyncResolution {
         let holder = root ?? self
-        return holder.lazyResolution.load() ?? holder.lazyResolution.storeIfNil(AsyncResolution())
+        if let existing = holder.madeResolution {
+            return existing
+        }
+        // Frames of one resolve may race here (child tasks): the first
+        // store wins, and a loser releases its own and uses the winner's.
+        let made = Unmanaged.passRetained(AsyncResolution())
+        let (stored, winner) = holder.lazyResolution.compareExchange(
+            expected: 0,
+            desired: UInt(bitPattern: made.toOpaque()),
+            ordering: .acquiringAndReleasing
+        )
+        if stored {
+            return made.takeUnretainedValue()
+        }
+        made.release()
+        return Self.resolution(at: winner)!
+    }
+
+    deinit {
+        if let resolution = Self.resolution(at: lazyResolution.load(ordering: .acquiring)) {
+            Unmanaged.passUnretained(resolution).release()
+        }
+    }
+
+    private static func resolution(at address: UInt) -> AsyncResolution? {
+        UnsafeRawPointer(bitPattern: address).map { Unmanaged<AsyncResolution>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// This frame, if its resolve is still running; nil once the outermost
@@ -68,7 +97,7 @@ final class AsyncFrame: Sendable {
 
     /// The resolution, if any frame has needed it yet.
     var madeResolution: AsyncResolution? {
-        (root ?? self).lazyResolution.load()
+        Self.resolution(at: (root ?? self).lazyResolution.load(ordering: .acquiring))
     }
 
     /// Starts building `definition` below `parent` (a new outermost resolve

@@ -306,17 +306,23 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     }
 
     override func takeSharedInstance() -> AnyObject? {
+        takeSharedBox()
+    }
+
+    override func takeSharedInstanceForDisposal() -> PendingDisposal? {
+        guard let box = takeSharedBox() else {
+            return nil
+        }
+        return PendingDisposal(order: box.order, of: self, instance: box.value, retiring: box)
+    }
+
+    /// The `.shared` box, typed: no cast back from `AnyObject` (a dynamic
+    /// cast a scope's `close()` would pay per instance).
+    private func takeSharedBox() -> InstanceBox<T>? {
         guard let box = sharedBox.exchange(nil, ordering: .sequentiallyConsistent) else {
             return nil
         }
         return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeRetainedValue()
-    }
-
-    override func takeSharedInstanceForDisposal() -> PendingDisposal? {
-        guard let box = takeSharedInstance() as? InstanceBox<T> else {
-            return nil
-        }
-        return PendingDisposal(order: box.order, of: self, instance: box.value, retiring: box)
     }
 
     override var hasDisposers: Bool {

@@ -15,7 +15,8 @@ struct PendingDisposal: @unchecked Sendable {
     let definition: AnyDefinition
     /// The instance's disposers, each bound to the instance: its
     /// `Disposable` or `AsyncDisposable` conformance (asked here, when the
-    /// owner closes, not on every creation), then the registration's
+    /// owner closes, not on every creation, and remembered per type:
+    /// `DisposableConformance`), then the registration's
     /// `onDispose` closures in the order they were added. Empty for an
     /// instance without any: it is only retired.
     let disposers: [Step]
@@ -34,15 +35,27 @@ struct PendingDisposal: @unchecked Sendable {
         self.order = order
         self.definition = definition
         var disposers: [Step] = []
-        if let conforming = instance as? any AsyncDisposable {
-            disposers.append(.async { try await conforming.dispose() })
-        } else if let conforming = instance as? any Disposable {
-            disposers.append(.sync { try conforming.dispose() })
+        switch DisposableConformance.of(instance) {
+        case .async:
+            if let conforming = instance as? any AsyncDisposable {
+                disposers.append(.async { try await conforming.dispose() })
+            }
+        case .sync:
+            if let conforming = instance as? any Disposable {
+                disposers.append(.sync { try conforming.dispose() })
+            }
+        case .none:
+            break
         }
-        for disposer in definition.loadHooks()?.disposers ?? [] {
-            switch disposer {
-            case .sync(let body): disposers.append(.sync { try body(instance) })
-            case .async(let body): disposers.append(.async { try await body(instance) })
+        // Not `loadHooks()?.disposers ?? []`: the empty default would need
+        // the metadata of `[Disposer<T>]`, a runtime lookup per instance in
+        // this unspecialised code, for the registrations without hooks.
+        if let hooks = definition.loadHooks() {
+            for disposer in hooks.disposers {
+                switch disposer {
+                case .sync(let body): disposers.append(.sync { try body(instance) })
+                case .async(let body): disposers.append(.async { try await body(instance) })
+                }
             }
         }
         self.disposers = disposers

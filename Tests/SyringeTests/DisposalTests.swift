@@ -178,6 +178,40 @@ struct DisposalTests {
         #expect(log.all == ["behind AnyObject"])
     }
 
+    @Test("conformance is asked of each instance's own type, whichever others the same registration made before")
+    func conformanceFollowsEachInstancesType() async throws {
+        struct Plain: Sendable {}
+        struct DisposableValue: Disposable, Sendable {
+            let log: DisposalLog
+            func dispose() throws { log.record("value") }
+        }
+        let log = DisposalLog()
+        let made = Locked(0)
+        let app = Container()
+        // One registration, four concrete types in turn: the answer for one
+        // (remembered per type) must never be taken for another's.
+        app.register(type: (any Sendable).self, in: .scoped) { _ in
+            let turn = made.withLock { count in
+                defer { count += 1 }
+                return count % 4
+            }
+            switch turn {
+            case 0: return SyncResource("sync", log: log)
+            case 1: return Plain()
+            case 2: return AsyncResource("async", log: log)
+            default: return DisposableValue(log: log)
+            }
+        }
+        for _ in 0..<3 {
+            for _ in 0..<4 {
+                let scope = app.makeScope()
+                _ = try scope.tryResolve(type: (any Sendable).self)
+                try await scope.close()
+            }
+        }
+        #expect(log.all == Array(repeating: ["sync", "async", "value"], count: 3).flatMap { $0 })
+    }
+
     @Test("released, removed and replaced instances are not disposed: they may still be in use, and go with their last reference")
     func droppedInstancesAreNotDisposed() async throws {
         let log = DisposalLog()
