@@ -29,6 +29,7 @@ let package = Package(
                 .product(name: "Syringe", package: "Syringe"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -52,6 +53,16 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // What one request costs each wiring, without HTTP (request-cost.sh).
+        .executableTarget(
+            name: "RequestCost",
+            dependencies: [
+                "TodoService",
+                "TodoComparison",
+                .product(name: "Syringe", package: "Syringe"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -39,19 +39,19 @@ public struct HandWiringMiddleware<Context: RequestServicesContext>: RouterMiddl
 }
 
 /// One request's objects, made when the route asks, the transaction once.
-final class HandWiredRequest: RequestServices {
+public final class HandWiredRequest: RequestServices {
     let database: Database
     let logger: Logger
     let request: RequestInfo
     private let transaction = Mutex<Transaction?>(nil)
 
-    init(database: Database, logger: Logger, request: RequestInfo) {
+    public init(database: Database, logger: Logger, request: RequestInfo) {
         self.database = database
         self.logger = logger
         self.request = request
     }
 
-    func todoHandler() async throws -> TodoHandler {
+    public func todoHandler() async throws -> TodoHandler {
         let transaction: Transaction
         if let existing = self.transaction.withLock({ $0 }) {
             transaction = existing
@@ -79,7 +79,8 @@ final class HandWiredRequest: RequestServices {
         )
     }
 
-    func end() async {
+    /// Ends the transaction, if the route asked for one.
+    public func end() async {
         if let transaction = transaction.withLock({ $0 }) {
             await transaction.end()
         }

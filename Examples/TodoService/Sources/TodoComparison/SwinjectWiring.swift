@@ -36,13 +36,13 @@ public struct SwinjectWiringMiddleware<Context: RequestServicesContext>: RouterM
 }
 
 /// Swinject's `Container` is not `Sendable`. The root is written only here,
-/// before the server starts, and read by every request afterwards, which
-/// Swinject 2.10 serialises with its own lock.
-final class SwinjectRoot: @unchecked Sendable {
+/// before the server starts; afterwards every request resolves from it
+/// through a child's `synchronize()`d resolver (see `SwinjectRequest`).
+public final class SwinjectRoot: @unchecked Sendable {
     let container: Swinject.Container
     let database: Database
 
-    init(database: Database, logger: Logger) {
+    public init(database: Database, logger: Logger) {
         self.database = database
         container = Swinject.Container()
         container.register(Database.self) { _ in database }.inObjectScope(.container)
@@ -68,32 +68,40 @@ final class SwinjectRoot: @unchecked Sendable {
 }
 
 /// One request's child container. Used by one request's task at a time.
-final class SwinjectRequest: RequestServices, @unchecked Sendable {
+///
+/// Resolves go through `synchronize()`: a plain Swinject resolve is not
+/// thread-safe (the root's `.container` instances and its resolution state
+/// are written without a lock), and concurrent requests crash it. The
+/// synchronized resolver takes a recursive lock that a child shares with its
+/// parent, so every request's resolves are serialised on it, as Swinject's
+/// documentation asks of concurrent use.
+public final class SwinjectRequest: RequestServices, @unchecked Sendable {
     let root: SwinjectRoot
     let request: RequestInfo
     let child: Swinject.Container
     private let transaction = Mutex<Transaction?>(nil)
 
-    init(root: SwinjectRoot, request: RequestInfo) {
+    public init(root: SwinjectRoot, request: RequestInfo) {
         self.root = root
         self.request = request
         child = Swinject.Container(parent: root.container)
         child.register(RequestInfo.self) { _ in request }
     }
 
-    func todoHandler() async throws -> TodoHandler {
+    public func todoHandler() async throws -> TodoHandler {
         if transaction.withLock({ $0 }) == nil {
             let made = try await Transaction.begin(in: root.database, readOnly: request.isReadOnly)
             transaction.withLock { $0 = made }
             child.register(Transaction.self) { _ in made }
         }
-        guard let handler = child.resolve(TodoHandler.self) else {
+        guard let handler = child.synchronize().resolve(TodoHandler.self) else {
             throw HTTPError(.internalServerError, message: "Swinject resolved no TodoHandler")
         }
         return handler
     }
 
-    func end() async {
+    /// Ends the transaction, if the route asked for one.
+    public func end() async {
         if let transaction = transaction.withLock({ $0 }) {
             await transaction.end()
         }

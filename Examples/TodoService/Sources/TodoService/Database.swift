@@ -2,25 +2,33 @@ import Logging
 import SQLiteNIO
 import Synchronization
 
-/// The SQLite database: a file in WAL mode and a fixed pool of connections
-/// to it, one per transaction in flight.
+/// The SQLite database: a file in WAL mode, one connection that writes and
+/// a pool of connections that only read.
 ///
-/// WAL lets readers run beside the one writer, so each request's
-/// transaction gets a connection of its own; a request that finds every
-/// connection busy waits for one (FIFO), without holding a thread.
+/// SQLite lets one transaction write at a time, and WAL lets readers run
+/// beside it. Write transactions therefore queue here, for the one writer
+/// connection, instead of in SQLite: a second writer inside SQLite would
+/// wait in its busy handler on one of the few threads SQLiteNIO runs
+/// statements on, where it can starve the writer it waits for of a thread
+/// (seen under load as requests stalled until `busy_timeout` failed them).
+/// Read-only transactions get a reader connection each. A request that
+/// finds its kind of connection all leased waits for one (first come, first
+/// served) without holding a thread.
+///
 /// Registered `.shared` with an async factory that opens it and migrates
 /// the schema, and disposed (closed) when the app container closes.
 public final class Database: Sendable {
     /// Where the database lives and how many connections to keep.
     public struct Configuration: Sendable {
         public var path: String
+        /// All connections: one writer, the rest readers (at least one).
         public var connections: Int
 
         /// `path` is a file; `":memory:"` is not allowed (each connection
         /// would get a database of its own).
         public init(path: String, connections: Int = 8) {
             self.path = path
-            self.connections = max(1, connections)
+            self.connections = max(2, connections)
         }
     }
 
@@ -47,14 +55,26 @@ public final class Database: Sendable {
         }
     }
 
+    /// Which connections a transaction leases from.
+    enum Role: Int {
+        case reader = 0
+        case writer = 1
+    }
+
     private struct Waiter {
         var id: UInt64
         var continuation: CheckedContinuation<SQLiteConnection, any Error>
     }
 
-    private struct State {
+    /// The idle connections and the waiters of one role.
+    private struct Pool {
         var idle: [SQLiteConnection]
         var waiters: [Waiter] = []
+    }
+
+    private struct State {
+        /// Indexed by `Role.rawValue`.
+        var pools: [Pool]
         /// Leases under way that have not started waiting yet, so that a
         /// cancellation arriving before the waiter is queued is not lost.
         var starting: Set<UInt64> = []
@@ -66,12 +86,12 @@ public final class Database: Sendable {
     private let state: Mutex<State>
     private let logger: Logger
 
-    private init(connections: [SQLiteConnection], logger: Logger) {
-        self.state = Mutex(State(idle: connections))
+    private init(writer: SQLiteConnection, readers: [SQLiteConnection], logger: Logger) {
+        self.state = Mutex(State(pools: [Pool(idle: readers), Pool(idle: [writer])]))
         self.logger = logger
     }
 
-    /// Opens the pool's connections and brings the schema up to date.
+    /// Opens the connections and brings the schema up to date.
     public static func open(_ configuration: Configuration, logger: Logger) async throws -> Database {
         guard configuration.path != ":memory:" else {
             throw Failure.inMemory
@@ -81,13 +101,17 @@ public final class Database: Sendable {
             for _ in 0..<configuration.connections {
                 let connection = try await SQLiteConnection.open(storage: .file(path: configuration.path), logger: logger)
                 connections.append(connection)
-                // A writer waits up to 5 s for another's lock instead of
-                // failing at once with SQLITE_BUSY.
+                // Another process writing the file makes a writer wait up
+                // to 5 s for its lock instead of failing at once.
                 _ = try await connection.query("PRAGMA busy_timeout = 5000")
                 if connections.count == 1 {
                     _ = try await connection.query("PRAGMA journal_mode = WAL")
                     _ = try await connection.query("PRAGMA synchronous = NORMAL")
                     try await Migrations.run(on: connection, logger: logger)
+                } else {
+                    // A reader that tried to write would fail, not queue
+                    // for the write lock inside SQLite.
+                    _ = try await connection.query("PRAGMA query_only = 1")
                 }
             }
         } catch {
@@ -97,7 +121,7 @@ public final class Database: Sendable {
             throw error
         }
         logger.info("database opened", metadata: ["path": "\(configuration.path)", "connections": "\(connections.count)"])
-        return Database(connections: connections, logger: logger)
+        return Database(writer: connections[0], readers: Array(connections.dropFirst()), logger: logger)
     }
 
     /// A snapshot of the counters.
@@ -105,9 +129,9 @@ public final class Database: Sendable {
         state.withLock { $0.statistics }
     }
 
-    /// Takes a connection, waiting (first come, first served) while all are
-    /// leased. Give it back with `release(_:)`.
-    func lease() async throws -> SQLiteConnection {
+    /// Takes a connection of `role`, waiting (first come, first served)
+    /// while all are leased. Give it back with `release(_:role:committed:)`.
+    func lease(_ role: Role) async throws -> SQLiteConnection {
         enum Taken {
             case connection(SQLiteConnection)
             case wait(UInt64)
@@ -117,7 +141,7 @@ public final class Database: Sendable {
             if state.statistics.isClosed {
                 return .failure(Failure.closed)
             }
-            if let connection = state.idle.popLast() {
+            if let connection = state.pools[role.rawValue].idle.popLast() {
                 state.statistics.leases += 1
                 state.statistics.leased += 1
                 return .connection(connection)
@@ -133,11 +157,11 @@ public final class Database: Sendable {
         case .failure(let error):
             throw error
         case .wait(let id):
-            return try await waitForConnection(id: id)
+            return try await waitForConnection(role, id: id)
         }
     }
 
-    private func waitForConnection(id: UInt64) async throws -> SQLiteConnection {
+    private func waitForConnection(_ role: Role, id: UInt64) async throws -> SQLiteConnection {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SQLiteConnection, any Error>) in
                 let outcome = state.withLock { state -> Result<SQLiteConnection, any Error>? in
@@ -149,12 +173,12 @@ public final class Database: Sendable {
                         return .failure(Failure.closed)
                     }
                     // A connection may have come back since `lease` looked.
-                    if let connection = state.idle.popLast() {
+                    if let connection = state.pools[role.rawValue].idle.popLast() {
                         state.statistics.leases += 1
                         state.statistics.leased += 1
                         return .success(connection)
                     }
-                    state.waiters.append(Waiter(id: id, continuation: continuation))
+                    state.pools[role.rawValue].waiters.append(Waiter(id: id, continuation: continuation))
                     return nil
                 }
                 if let outcome {
@@ -163,8 +187,8 @@ public final class Database: Sendable {
             }
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in
-                if let index = state.waiters.firstIndex(where: { $0.id == id }) {
-                    return state.waiters.remove(at: index)
+                if let index = state.pools[role.rawValue].waiters.firstIndex(where: { $0.id == id }) {
+                    return state.pools[role.rawValue].waiters.remove(at: index)
                 }
                 if state.starting.contains(id) {
                     state.cancelledBeforeWaiting.insert(id)
@@ -175,9 +199,9 @@ public final class Database: Sendable {
         }
     }
 
-    /// Gives a leased connection back: to the longest waiter, or to the pool.
-    /// After `close()`, the connection is closed instead.
-    func release(_ connection: SQLiteConnection, committed: Bool) async {
+    /// Gives a leased connection back: to the longest waiter for its role,
+    /// or to its pool. After `close()`, the connection is closed instead.
+    func release(_ connection: SQLiteConnection, role: Role, committed: Bool) async {
         enum Next {
             case handOver(Waiter)
             case pooled
@@ -193,13 +217,13 @@ public final class Database: Sendable {
                 state.statistics.leased -= 1
                 return .close
             }
-            if !state.waiters.isEmpty {
+            if !state.pools[role.rawValue].waiters.isEmpty {
                 // The lease passes to the waiter: `leased` stays as it is.
                 state.statistics.leases += 1
-                return .handOver(state.waiters.removeFirst())
+                return .handOver(state.pools[role.rawValue].waiters.removeFirst())
             }
             state.statistics.leased -= 1
-            state.idle.append(connection)
+            state.pools[role.rawValue].idle.append(connection)
             return .pooled
         }
         switch next {
@@ -223,10 +247,11 @@ public final class Database: Sendable {
             }
             state.statistics.isClosed = true
             defer {
-                state.idle = []
-                state.waiters = []
+                for role in state.pools.indices {
+                    state.pools[role] = Pool(idle: [])
+                }
             }
-            return (state.idle, state.waiters)
+            return (state.pools.flatMap(\.idle), state.pools.flatMap(\.waiters))
         }
         for waiter in waiters {
             waiter.continuation.resume(throwing: Failure.closed)
@@ -234,6 +259,6 @@ public final class Database: Sendable {
         for connection in idle {
             try? await connection.close()
         }
-        logger.info("database closed", metadata: ["statistics": "\(statistics)"])
+        logger.notice("database closed", metadata: ["statistics": "\(statistics)"])
     }
 }

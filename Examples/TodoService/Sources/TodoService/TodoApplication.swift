@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Syringe
+import UnixSignals
 
 /// Builds the HTTP application and the service group that runs it.
 public enum TodoApplication {
@@ -33,6 +34,24 @@ public enum TodoApplication {
         logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
+        try await serviceGroup(
+            container: container,
+            configuration: configuration,
+            logger: logger,
+            onServerRunning: onServerRunning
+        ).run()
+    }
+
+    /// What `run` runs: opens the database, then returns the service group
+    /// of the server and the container, ready to `run()`. Shut it down with
+    /// one of `gracefulShutdownSignals` or `triggerGracefulShutdown()`.
+    public static func serviceGroup(
+        container: Container,
+        configuration: ApplicationConfiguration,
+        logger: Logger,
+        gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws -> ServiceGroup {
         _ = try await container.resolveAsync(type: Database.self)
         let app = Application(
             router: router(container: container),
@@ -40,14 +59,13 @@ public enum TodoApplication {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        let group = ServiceGroup(
+        return ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 // Shut down last first: the server, then the container.
                 services: [container.lifecycleService, app],
-                gracefulShutdownSignals: [.sigterm, .sigint],
+                gracefulShutdownSignals: gracefulShutdownSignals,
                 logger: logger
             )
         )
-        try await group.run()
     }
 }

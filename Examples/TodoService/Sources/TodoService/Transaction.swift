@@ -16,26 +16,29 @@ public final class Transaction: Sendable {
 
     private let database: Database
     private let connection: SQLiteConnection
+    private let role: Database.Role
     private let phase = Mutex(Phase.open)
 
-    private init(database: Database, connection: SQLiteConnection) {
+    private init(database: Database, connection: SQLiteConnection, role: Database.Role) {
         self.database = database
         self.connection = connection
+        self.role = role
     }
 
-    /// Leases a connection and begins. A read-only request takes no lock
-    /// (`BEGIN`); one that may write takes the write lock now
-    /// (`BEGIN IMMEDIATE`), so that it waits for other writers here rather
-    /// than failing when it first writes after reading.
+    /// Leases a connection and begins. A read-only request leases a reader
+    /// and takes no lock (`BEGIN`); one that may write leases the writer and
+    /// takes the write lock at once (`BEGIN IMMEDIATE`), so that a write
+    /// after a read in the same transaction cannot fail on a lock.
     public static func begin(in database: Database, readOnly: Bool) async throws -> Transaction {
-        let connection = try await database.lease()
+        let role: Database.Role = readOnly ? .reader : .writer
+        let connection = try await database.lease(role)
         do {
             _ = try await connection.query(readOnly ? "BEGIN" : "BEGIN IMMEDIATE")
         } catch {
-            await database.release(connection, committed: false)
+            await database.release(connection, role: role, committed: false)
             throw error
         }
-        return Transaction(database: database, connection: connection)
+        return Transaction(database: database, connection: connection, role: role)
     }
 
     /// Runs one statement in the transaction.
@@ -72,12 +75,12 @@ public final class Transaction: Sendable {
         case .ended:
             return
         case .committed:
-            await database.release(connection, committed: true)
+            await database.release(connection, role: role, committed: true)
         case .open:
             // A failed ROLLBACK leaves nothing to undo: SQLite has already
             // rolled back when a statement's error ended the transaction.
             _ = try? await connection.query("ROLLBACK")
-            await database.release(connection, committed: false)
+            await database.release(connection, role: role, committed: false)
         }
     }
 }

@@ -1,0 +1,115 @@
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+import Syringe
+import Testing
+import TodoService
+
+/// A change log that holds its request until the test opens the gate, so
+/// that a shutdown can begin while the request is in flight.
+final class GatedChangeLog: ChangeLog {
+    private let entered: AsyncStream<Void>.Continuation
+    private let gate: Gate
+
+    init(entered: AsyncStream<Void>.Continuation, gate: Gate) {
+        self.entered = entered
+        self.gate = gate
+    }
+
+    func record(_ change: String, todo id: Int) async throws {
+        entered.yield()
+        await gate.wait()
+    }
+}
+
+/// Opens once; whoever waits before then waits until it opens.
+final class Gate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let isOpen = state.withLock { state in
+                if !state.isOpen {
+                    state.waiters.append(continuation)
+                }
+                return state.isOpen
+            }
+            if isOpen {
+                continuation.resume()
+            }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters {
+            waiter.resume()
+        }
+    }
+}
+
+/// The app as `TodoServer` runs it, in a `ServiceGroup` on a real port:
+/// a graceful shutdown lets the request in flight finish, then closes the
+/// container, which closes the database.
+@Suite struct ShutdownTests {
+    @Test(.timeLimit(.minutes(1)))
+    func gracefulShutdownFinishesTheRequestThenClosesTheDatabase() async throws {
+        let file = TestDatabase()
+        defer { file.remove() }
+        let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let gate = Gate()
+        let app = AppContainer.make(database: file.configuration, logger: testLogger)
+        app.register(type: (any ChangeLog).self, in: .scoped) { _ in
+            GatedChangeLog(entered: enteredContinuation, gate: gate)
+        }
+        let group = try await TodoApplication.serviceGroup(
+            container: app,
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            logger: testLogger,
+            gracefulShutdownSignals: [],
+            onServerRunning: { port in portContinuation.yield(port) }
+        )
+        let database: Database = try await app.resolveAsync()
+        let running = Task { try await group.run() }
+
+        var portIterator = ports.makeAsyncIterator()
+        let port = try #require(await portIterator.next())
+        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
+        client.connect()
+        let response = Task {
+            try await client.post("/todos", headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"title": "in flight"}"#))
+        }
+
+        var enteredIterator = entered.makeAsyncIterator()
+        _ = await enteredIterator.next()
+        await group.triggerGracefulShutdown()
+        // The request still holds its transaction: nothing is closed yet,
+        // however long the shutdown has had to (wrongly) go ahead.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(database.statistics.isClosed == false)
+        #expect(database.statistics.leased == 1)
+
+        gate.open()
+        let finished = try await response.value
+        #expect(finished.status == .created)
+        try await running.value
+        try await client.shutdown()
+
+        let statistics = database.statistics
+        #expect(statistics.isClosed)
+        #expect(statistics.commits == 1)
+        #expect(statistics.leased == 0)
+        // Closed means closed: a lease now fails.
+        await #expect(throws: Database.Failure.self) {
+            try await Transaction.begin(in: database, readOnly: true)
+        }
+    }
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# The load comparison: the same TodoService wired three ways, under wrk.
+#
+#   ./loadtest.sh [--duration 10] [--threads 2] [--connections 64] [--rounds 3]
+#                 [--wirings "syringe hand swinject"]
+#
+# Builds TodoServer in release mode, then for each round and each wiring
+# (interleaved, so that the machine's drift falls on all of them alike)
+# starts a server on 127.0.0.1 on a free port with a fresh database of 100
+# todos, runs wrk against the read route (GET /todos/:id) and the write route
+# (POST /todos), and stops the server with SIGTERM (it must exit 0 after
+# closing its database). Prints each wiring's median over the rounds:
+# requests/s, p50 and p99 latency, and the server's CPU time per request, and
+# each against the hand-wired app (no container).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+duration=10 threads=2 connections=64 rounds=3 wirings="syringe hand swinject"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --duration) duration=$2; shift 2 ;;
+        --threads) threads=$2; shift 2 ;;
+        --connections) connections=$2; shift 2 ;;
+        --rounds) rounds=$2; shift 2 ;;
+        --wirings) wirings=$2; shift 2 ;;
+        *) echo "usage: $0 [--duration s] [--threads n] [--connections n] [--rounds n] [--wirings \"syringe hand swinject\"]" >&2; exit 2 ;;
+    esac
+done
+
+if ! command -v wrk >/dev/null; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+        echo "==> apt-get install wrk" >&2
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null ||
+            { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+    else
+        echo "loadtest.sh needs wrk: sudo apt-get install wrk (Debian/Ubuntu), brew install wrk (macOS)" >&2
+        exit 1
+    fi
+fi
+command -v curl >/dev/null || { echo "loadtest.sh needs curl" >&2; exit 1; }
+
+echo "==> swift build -c release --product TodoServer" >&2
+swift build -c release --product TodoServer >&2
+server=$(swift build -c release --show-bin-path)/TodoServer
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/todo-load.XXXXXX")
+server_pid=
+cleanup() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+cat > "$work/post.lua" <<'EOF'
+wrk.method = "POST"
+wrk.body = '{"title": "load"}'
+wrk.headers["Content-Type"] = "application/json"
+EOF
+
+clock_ticks=$(getconf CLK_TCK)
+cpu_ticks() {  # utime + stime of a process, in clock ticks
+    awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# wrk's summary to "requests/s p50_ms p99_ms requests"
+parse_wrk() {
+    awk '
+        function ms(v) {
+            if (v ~ /us$/) { sub(/us$/, "", v); return v / 1000 }
+            if (v ~ /ms$/) { sub(/ms$/, "", v); return v + 0 }
+            if (v ~ /s$/)  { sub(/s$/, "", v);  return v * 1000 }
+            return v
+        }
+        $1 == "50%" { p50 = ms($2) }
+        $1 == "99%" { p99 = ms($2) }
+        $1 == "Requests/sec:" { rps = $2 }
+        / requests in / { requests = $1 }
+        /Non-2xx or 3xx responses/ { bad = $NF }
+        /Socket errors/ { errors = $0 }
+        END {
+            if (bad > 0) { print "wrk: " bad " responses were not 2xx" > "/dev/stderr"; exit 1 }
+            printf "%s %s %s %s\n", rps, p50, p99, requests
+        }'
+}
+
+run_round() {  # run_round <round> <wiring>
+    local round=$1 wiring=$2 db="$work/$2-$1.sqlite" log="$work/$2-$1.log"
+    "$server" --wiring "$wiring" --port 0 --database "$db" --log-level notice > "$log" 2>&1 &
+    server_pid=$!
+    local port=
+    for _ in $(seq 300); do
+        port=$(sed -n 's/^listening on \([0-9]*\)$/\1/p' "$log")
+        [ -n "$port" ] && break
+        kill -0 "$server_pid" 2>/dev/null || { cat "$log" >&2; echo "the $wiring server did not start" >&2; exit 1; }
+        sleep 0.1
+    done
+    [ -n "$port" ] || { echo "the $wiring server printed no port" >&2; exit 1; }
+    local url="http://127.0.0.1:$port"
+    for i in $(seq 100); do
+        curl -sf -o /dev/null -X POST "$url/todos" -H 'Content-Type: application/json' -d "{\"title\": \"todo $i\"}"
+    done
+
+    local route before after result
+    for route in read write; do
+        before=$(cpu_ticks "$server_pid")
+        if [ "$route" = read ]; then
+            result=$(wrk -t"$threads" -c"$connections" -d"${duration}s" --latency "$url/todos/42" | parse_wrk)
+        else
+            result=$(wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s "$work/post.lua" "$url/todos" | parse_wrk)
+        fi
+        after=$(cpu_ticks "$server_pid")
+        # requests/s p50 p99 and the server's CPU µs per request
+        echo "$wiring $route $result $(( (after - before) * 1000000 / clock_ticks ))" |
+            awk '{ printf "%s %s %s %s %s %.1f\n", $1, $2, $3, $4, $5, $7 / $6 }' >> "$work/results"
+    done
+
+    kill -TERM "$server_pid"
+    local status=0
+    wait "$server_pid" || status=$?
+    server_pid=
+    if [ "$status" -ne 0 ] || ! grep -q "database closed" "$log"; then
+        cat "$log" >&2
+        echo "the $wiring server did not shut down cleanly (exit $status)" >&2
+        exit 1
+    fi
+}
+
+: > "$work/results"
+for round in $(seq "$rounds"); do
+    for wiring in $wirings; do
+        echo "==> round $round/$rounds: $wiring (${duration}s read, ${duration}s write)" >&2
+        run_round "$round" "$wiring"
+    done
+done
+
+echo
+echo "TodoService under wrk: $threads threads, $connections connections, ${duration}s per run, median of $rounds rounds"
+echo "read: GET /todos/42; write: POST /todos; CPU: the server's user+system time per request"
+echo
+awk -v wirings="$wirings" '
+    function median(list,    n, a, i, j, t) {
+        n = split(list, a, " ")
+        for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    { key = $1 " " $2; rps[key] = rps[key] " " $3; p50[key] = p50[key] " " $4; p99[key] = p99[key] " " $5; cpu[key] = cpu[key] " " $6 }
+    END {
+        printf "%-9s %-6s %12s %10s %10s %14s %16s %12s\n", "wiring", "route", "requests/s", "p50 ms", "p99 ms", "CPU µs/req", "req/s vs hand", "p99 vs hand"
+        n = split(wirings, w, " ")
+        split("read write", routes, " ")
+        for (r = 1; r <= 2; r++) for (i = 1; i <= n; i++) {
+            key = w[i] " " routes[r]; hand = "hand " routes[r]
+            m_rps = median(rps[key]); m_p99 = median(p99[key])
+            vs_rps = (hand in rps) ? sprintf("%+.1f%%", (m_rps / median(rps[hand]) - 1) * 100) : "-"
+            vs_p99 = (hand in p99) ? sprintf("%+.1f%%", (m_p99 / median(p99[hand]) - 1) * 100) : "-"
+            printf "%-9s %-6s %12.0f %10.2f %10.2f %14.1f %16s %12s\n", w[i], routes[r], m_rps, median(p50[key]), m_p99, median(cpu[key]), vs_rps, vs_p99
+        }
+        print ""
+        for (r = 1; r <= 2; r++) for (i = 1; i <= n; i++) {
+            key = w[i] " " routes[r]; hand = "hand " routes[r]
+            if (w[i] == "hand" || !(hand in cpu)) continue
+            printf "container cost per request, %s route, %s: %+.1f µs of server CPU (%+.1f%% of the hand-wired app'"'"'s)\n", routes[r], w[i], median(cpu[key]) - median(cpu[hand]), (median(cpu[key]) / median(cpu[hand]) - 1) * 100
+        }
+    }' "$work/results"
+echo
+echo "every server exited 0 after SIGTERM, having closed its database"
