@@ -20,26 +20,17 @@ public struct HandWiringMiddleware<Context: RequestServicesContext>: RouterMiddl
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let services = HandWiredRequest(
+        try await HandWiredRequest(
             database: database,
             logger: logger,
             request: RequestInfo(id: context.id, method: request.method)
         )
-        var context = context
-        context.services = services
-        do {
-            let response = try await next(request, context)
-            await services.end()
-            return response
-        } catch {
-            await services.end()
-            throw error
-        }
+        .serve(request, context: context, next: next)
     }
 }
 
 /// One request's objects, made when the route asks, the transaction once.
-public final class HandWiredRequest: RequestServices {
+public final class HandWiredRequest: EndingRequestServices {
     let database: Database
     let logger: Logger
     let request: RequestInfo

@@ -21,17 +21,8 @@ public struct SwinjectWiringMiddleware<Context: RequestServicesContext>: RouterM
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let services = SwinjectRequest(root: root, request: RequestInfo(id: context.id, method: request.method))
-        var context = context
-        context.services = services
-        do {
-            let response = try await next(request, context)
-            await services.end()
-            return response
-        } catch {
-            await services.end()
-            throw error
-        }
+        try await SwinjectRequest(root: root, request: RequestInfo(id: context.id, method: request.method))
+            .serve(request, context: context, next: next)
     }
 }
 
@@ -75,7 +66,7 @@ public final class SwinjectRoot: @unchecked Sendable {
 /// synchronized resolver takes a recursive lock that a child shares with its
 /// parent, so every request's resolves are serialised on it, as Swinject's
 /// documentation asks of concurrent use.
-public final class SwinjectRequest: RequestServices, @unchecked Sendable {
+public final class SwinjectRequest: EndingRequestServices, @unchecked Sendable {
     let root: SwinjectRoot
     let request: RequestInfo
     let child: Swinject.Container

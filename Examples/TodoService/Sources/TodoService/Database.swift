@@ -81,6 +81,16 @@ public final class Database: Sendable {
         var cancelledBeforeWaiting: Set<UInt64> = []
         var nextID: UInt64 = 0
         var statistics = Statistics()
+
+        /// An idle connection of `role`, counted as leased; nil if none is.
+        mutating func takeIdle(_ role: Role) -> SQLiteConnection? {
+            guard let connection = pools[role.rawValue].idle.popLast() else {
+                return nil
+            }
+            statistics.leases += 1
+            statistics.leased += 1
+            return connection
+        }
     }
 
     private let state: Mutex<State>
@@ -141,9 +151,7 @@ public final class Database: Sendable {
             if state.statistics.isClosed {
                 return .failure(Failure.closed)
             }
-            if let connection = state.pools[role.rawValue].idle.popLast() {
-                state.statistics.leases += 1
-                state.statistics.leased += 1
+            if let connection = state.takeIdle(role) {
                 return .connection(connection)
             }
             let id = state.nextID
@@ -173,9 +181,7 @@ public final class Database: Sendable {
                         return .failure(Failure.closed)
                     }
                     // A connection may have come back since `lease` looked.
-                    if let connection = state.pools[role.rawValue].idle.popLast() {
-                        state.statistics.leases += 1
-                        state.statistics.leased += 1
+                    if let connection = state.takeIdle(role) {
                         return .success(connection)
                     }
                     state.pools[role.rawValue].waiters.append(Waiter(id: id, continuation: continuation))
