@@ -8,11 +8,13 @@ import Synchronization
 /// 1 500 instructions each for a type that conforms to neither, the common
 /// case: the runtime's conformance lookup. Per request that was most of the
 /// cost of closing a scope, so the answer is kept in a small process-wide
-/// table, keyed by the type's metadata address.
+/// table, keyed by the type's metadata address. Optionals and `AnyHashable`
+/// are the exception: a cast looks into their values, so those are asked of
+/// each instance.
 ///
 /// The table is lock-free and lossy: each slot is one atomic word holding a
-/// metadata address with the answer in its two low bits (metadata is at
-/// least 8-byte aligned, so they are free). Two types that share a slot
+/// metadata address with the answer in its two low bits (metadata is
+/// pointer-aligned, so they are free on every platform). Two types that share a slot
 /// overwrite each other, and a reader that finds another type's entry asks
 /// the runtime again; a word is written and read whole, so a reader sees a
 /// type's own answer or none, never another type's. Relaxed ordering is
@@ -35,13 +37,20 @@ enum DisposableConformance: UInt {
         return table
     }()
 
-    /// The conformance of `instance`'s dynamic type (for an existential `T`,
-    /// of the value inside it).
+    /// The conformance of `instance`: of its dynamic type (for an
+    /// existential `T`, the type of the value inside), remembered per type.
     static func of<T>(_ instance: T) -> DisposableConformance {
         // `as Any`: for an existential `T`, `type(of:)` in generic code is
         // the existential's type, shared by every type that conforms to it;
         // through `Any` it is the type of the value inside.
-        let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: instance as Any)))
+        let dynamicType = Swift.type(of: instance as Any)
+        // A cast looks into an optional's or an `AnyHashable`'s value, so
+        // their answer depends on the value, not the type: asked of the
+        // instance every time, as before this table.
+        if dynamicType is any LooksThrough.Type || dynamicType == AnyHashable.self {
+            return instance is any AsyncDisposable ? .async : instance is any Disposable ? .sync : .none
+        }
+        let type = UInt(bitPattern: ObjectIdentifier(dynamicType))
         // Fibonacci hashing: metadata addresses often share their low bits
         // (page-aligned sections), so the slot comes from the high bits of
         // the product.
@@ -51,8 +60,15 @@ enum DisposableConformance: UInt {
         if entry & ~3 == type, let known = DisposableConformance(rawValue: entry & 3) {
             return known
         }
-        let found: DisposableConformance = instance is any AsyncDisposable ? .async : instance is any Disposable ? .sync : .none
+        let found: DisposableConformance = dynamicType is any AsyncDisposable.Type
+            ? .async
+            : dynamicType is any Disposable.Type ? .sync : .none
         slot.pointee.store(type | found.rawValue, ordering: .relaxed)
         return found
     }
 }
+
+/// Types whose values a cast looks into (see `DisposableConformance.of`).
+private protocol LooksThrough {}
+
+extension Optional: LooksThrough {}

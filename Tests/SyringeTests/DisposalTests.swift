@@ -212,6 +212,26 @@ struct DisposalTests {
         #expect(log.all == Array(repeating: ["sync", "async", "value"], count: 3).flatMap { $0 })
     }
 
+    @Test("an optional instance is disposed when its value conforms, whatever an earlier nil said")
+    func optionalInstancesAreAskedEachTime() async throws {
+        let log = DisposalLog()
+        let made = Locked(0)
+        let app = Container()
+        app.register(type: SyncResource?.self, in: .scoped) { _ in
+            let turn = made.withLock { count in
+                defer { count += 1 }
+                return count
+            }
+            return turn % 2 == 0 ? nil : SyncResource("resource \(turn)", log: log)
+        }
+        for _ in 0..<4 {
+            let scope = app.makeScope()
+            _ = try scope.tryResolve(type: SyncResource?.self)
+            try await scope.close()
+        }
+        #expect(log.all == ["resource 1", "resource 3"])
+    }
+
     @Test("released, removed and replaced instances are not disposed: they may still be in use, and go with their last reference")
     func droppedInstancesAreNotDisposed() async throws {
         let log = DisposalLog()
