@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Whether an instance's type conforms to `AsyncDisposable` or `Disposable`,
-/// remembered per type.
+/// The disposer an instance brings by conforming to `AsyncDisposable` or
+/// `Disposable`, with the answer "neither" remembered per type.
 ///
 /// A scope's `close()` asks this of every instance it owns, and answering it
 /// with casts (`as? any AsyncDisposable`, `as? any Disposable`) costs about
@@ -13,18 +13,14 @@ import Synchronization
 /// each instance.
 ///
 /// The table is lock-free and lossy: each slot is one atomic word holding a
-/// metadata address with the answer in its two low bits (metadata is
-/// pointer-aligned, so they are free on every platform). Two types that share a slot
+/// metadata address with the answer in its low bit (metadata is
+/// pointer-aligned, so it is free on every platform). Two types that share a slot
 /// overwrite each other, and a reader that finds another type's entry asks
 /// the runtime again; a word is written and read whole, so a reader sees a
 /// type's own answer or none, never another type's. Relaxed ordering is
 /// enough: the answer is a fact about the type, true whoever computed it,
 /// and guards nothing else.
-enum DisposableConformance: UInt {
-    case none = 1
-    case sync = 2
-    case async = 3
-
+enum DisposableConformance {
     /// 2⁸: the slot is the top 8 bits of the mixed address.
     private static let slots = 256
     /// Never freed. `nonisolated(unsafe)`: the pointer is written once, by
@@ -37,18 +33,33 @@ enum DisposableConformance: UInt {
         return table
     }()
 
-    /// The conformance of `instance`: of its dynamic type (for an
-    /// existential `T`, the type of the value inside), remembered per type.
-    static func of<T>(_ instance: T) -> DisposableConformance {
+    /// The instance's own disposer, bound to it; nil when it conforms to
+    /// neither protocol.
+    static func disposer<T>(for instance: T) -> PendingDisposal.Step? {
+        guard mayConform(instance) else {
+            return nil
+        }
+        if let conforming = instance as? any AsyncDisposable {
+            return .async { try await conforming.dispose() }
+        }
+        if let conforming = instance as? any Disposable {
+            return .sync { try conforming.dispose() }
+        }
+        return nil
+    }
+
+    /// False when `instance`'s dynamic type (for an existential `T`, the
+    /// type of the value inside) conforms to neither protocol, remembered
+    /// per type; true when it conforms, or when only the value can tell.
+    private static func mayConform<T>(_ instance: T) -> Bool {
         // `as Any`: for an existential `T`, `type(of:)` in generic code is
         // the existential's type, shared by every type that conforms to it;
         // through `Any` it is the type of the value inside.
         let dynamicType = Swift.type(of: instance as Any)
         // A cast looks into an optional's or an `AnyHashable`'s value, so
-        // their answer depends on the value, not the type: asked of the
-        // instance every time, as before this table.
+        // their answer depends on the value, not the type.
         if dynamicType is any LooksThrough.Type || dynamicType == AnyHashable.self {
-            return instance is any AsyncDisposable ? .async : instance is any Disposable ? .sync : .none
+            return true
         }
         let type = UInt(bitPattern: ObjectIdentifier(dynamicType))
         // Fibonacci hashing: metadata addresses often share their low bits
@@ -57,18 +68,16 @@ enum DisposableConformance: UInt {
         let mixed = type &* UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
         let slot = table + Int(mixed >> (UInt.bitWidth - 8))
         let entry = slot.pointee.load(ordering: .relaxed)
-        if entry & ~3 == type, let known = DisposableConformance(rawValue: entry & 3) {
-            return known
+        if entry & ~1 == type {
+            return entry & 1 == 1
         }
-        let found: DisposableConformance = dynamicType is any AsyncDisposable.Type
-            ? .async
-            : dynamicType is any Disposable.Type ? .sync : .none
-        slot.pointee.store(type | found.rawValue, ordering: .relaxed)
-        return found
+        let conforms = dynamicType is any AsyncDisposable.Type || dynamicType is any Disposable.Type
+        slot.pointee.store(type | (conforms ? 1 : 0), ordering: .relaxed)
+        return conforms
     }
 }
 
-/// Types whose values a cast looks into (see `DisposableConformance.of`).
+/// Types whose values a cast looks into (see `DisposableConformance`).
 private protocol LooksThrough {}
 
 extension Optional: LooksThrough {}

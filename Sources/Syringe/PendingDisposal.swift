@@ -35,17 +35,8 @@ struct PendingDisposal: @unchecked Sendable {
         self.order = order
         self.definition = definition
         var disposers: [Step] = []
-        switch DisposableConformance.of(instance) {
-        case .async:
-            if let conforming = instance as? any AsyncDisposable {
-                disposers.append(.async { try await conforming.dispose() })
-            }
-        case .sync:
-            if let conforming = instance as? any Disposable {
-                disposers.append(.sync { try conforming.dispose() })
-            }
-        case .none:
-            break
+        if let own = DisposableConformance.disposer(for: instance) {
+            disposers.append(own)
         }
         // Not `loadHooks()?.disposers ?? []`: the empty default would need
         // the metadata of `[Disposer<T>]`, a runtime lookup per instance in
