@@ -22,6 +22,8 @@ let package = Package(
     products: [
         .library(name: "Syringe", targets: ["Syringe"]),
         .library(name: "SyringeTesting", targets: ["SyringeTesting"]),
+        // Swinject 2.10's API on Syringe's engine: change the import, keep the code.
+        .library(name: "SyringeSwinject", targets: ["SyringeSwinject"]),
     ],
     // `ServiceLifecycle` adds `Container.lifecycleService`, which closes a
     // container when a swift-service-lifecycle `ServiceGroup` shuts down. A
@@ -70,6 +72,10 @@ let package = Package(
         .target(
             name: "SyringeTesting",
             dependencies: ["Syringe"]
+        ),
+        .target(
+            name: "SyringeSwinject",
+            dependencies: ["Syringe", "CSyringeTable"]
         ),
         .testTarget(
             name: "CSyringeTableTests",

@@ -11,11 +11,11 @@
 // caller passes, it is still that one load.
 //
 // SLOTS
-//   Each thread has SYR_THREAD_SLOT_COUNT slots, one for each build of
-//   Syringe's engine that can live in a process: the engine compiled as
-//   Syringe, and the same engine sources compiled again by the benchmarks
-//   package as the pure-Swift baseline. Both builds link this one C target,
-//   so each uses its own index and neither ever sees the other's context.
+//   Each thread has SYR_THREAD_SLOT_COUNT slots, one for each resolution
+//   engine that can live in a process: the engine compiled as Syringe, the
+//   same engine sources compiled again by the benchmarks package as the
+//   pure-Swift baseline, and SyringeSwinject's. All link this one C target,
+//   so each uses its own index and none ever sees another's context.
 //
 // OWNERSHIP
 //   A slot holds a pointer it does not own. The build that owns the slot
@@ -44,8 +44,12 @@ extern "C" {
 #define SYR_THREAD_SLOT_ENGINE 0u
 /// The slot of the benchmarks' baseline build of the same engine.
 #define SYR_THREAD_SLOT_BASELINE 1u
+/// The slot of the Swinject-compatible module's resolution state
+/// (Sources/SyringeSwinject), which keeps Swinject's object-graph semantics.
+#define SYR_THREAD_SLOT_SWINJECT 2u
+
 /// Number of slots per thread; every index passed below is smaller.
-#define SYR_THREAD_SLOT_COUNT 2u
+#define SYR_THREAD_SLOT_COUNT 3u
 
 /// The calling thread's slots. Use the functions below, not the variable.
 extern _Thread_local void *syr_thread_slots[SYR_THREAD_SLOT_COUNT];

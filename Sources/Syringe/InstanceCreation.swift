@@ -21,7 +21,7 @@
 /// owner → the definition that owner waits for → its owner …"; reaching
 /// itself means that waiting would close a cycle, so it throws a cycle error
 /// instead.
-@usableFromInline
+@_spi(SyringeSwinject) public
 enum InstanceCreation {
     /// A thread waiting for a claim: the definition, and the condition the
     /// release of that definition's claim signals.
@@ -52,8 +52,12 @@ enum InstanceCreation {
         }
     }
 
-    /// Waits for and takes the claim; false when waiting would close a cycle.
-    private static func claim(_ wanted: ObjectIdentifier, for me: ObjectIdentifier) -> Bool {
+    /// Waits for and takes the claim on `wanted` for the thread identified by
+    /// `me`; false when waiting would close a cycle (including `me` already
+    /// holding it). SyringeSwinject claims its entries through this too, so
+    /// that a wait spanning both engines is still seen to close a cycle.
+    @_spi(SyringeSwinject) public
+    static func claim(_ wanted: ObjectIdentifier, for me: ObjectIdentifier) -> Bool {
         claims.lock.lock()
         defer { claims.lock.unlock() }
         while let holder = claims.owners[wanted] {
@@ -79,7 +83,13 @@ enum InstanceCreation {
     /// waiting for it.
     @usableFromInline
     static func release(_ definition: AnyDefinition) {
-        let released = ObjectIdentifier(definition)
+        release(ObjectIdentifier(definition))
+    }
+
+    /// Releases the claim on `released` taken with `claim(_:for:)`, and wakes
+    /// the threads waiting for it.
+    @_spi(SyringeSwinject) public
+    static func release(_ released: ObjectIdentifier) {
         claims.lock.withLock {
             claims.owners[released] = nil
             for waiter in claims.waiting.values where waiter.definition == released {

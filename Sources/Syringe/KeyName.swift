@@ -58,3 +58,15 @@ enum KeyName {
         name.utf8.allSatisfy { $0 < 0x80 }
     }
 }
+
+/// The form in which a registration name is stored and looked up (NFC), for
+/// SyringeSwinject's tables, which keep names as Syringe's do.
+@_spi(SyringeSwinject) public func canonicalRegistrationName(_ name: String) -> String {
+    KeyName.canonical(name)
+}
+
+/// The NFC form of `name` when it differs from `name`'s own bytes, else nil:
+/// what a lookup that missed on the caller's bytes retries with.
+@_spi(SyringeSwinject) public func canonicalRegistrationNameIfDifferent(_ name: String) -> String? {
+    KeyName.canonicalIfDifferent(name)
+}

@@ -19,15 +19,15 @@ import Darwin
 /// unlocking one it does not, stops with a message instead of hanging or
 /// corrupting the mutex. Not `Synchronization.Mutex`: on Linux that is built
 /// on raw futexes, which ThreadSanitizer does not see.
-@usableFromInline
+@_spi(SyringeSwinject) public
 // @unchecked: the storage is a pthread mutex, made for use from many threads.
 struct Lock: @unchecked Sendable {
     private let storage = LockStorage.make()
 
-    @usableFromInline
+    @_spi(SyringeSwinject) public
     init() {}
 
-    @usableFromInline
+    @_spi(SyringeSwinject) public
     func lock() {
         storage.withUnsafeMutablePointerToElements { mutex in
             let status = pthread_mutex_lock(mutex)
@@ -35,7 +35,7 @@ struct Lock: @unchecked Sendable {
         }
     }
 
-    @usableFromInline
+    @_spi(SyringeSwinject) public
     func unlock() {
         storage.withUnsafeMutablePointerToElements { mutex in
             let status = pthread_mutex_unlock(mutex)
@@ -43,7 +43,7 @@ struct Lock: @unchecked Sendable {
         }
     }
 
-    @usableFromInline
+    @_spi(SyringeSwinject) public
     func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         lock()
         defer { unlock() }

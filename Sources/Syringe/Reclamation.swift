@@ -10,9 +10,11 @@ import CSyringeTable
 /// that was running at that moment has ended: at once when none was, and
 /// otherwise at the next poll (a writer's, or any thread's next outermost
 /// resolve).
+@_spi(SyringeSwinject) public
 enum Reclamation {
     /// Hands the caller's reference to `object` to the reclaimer. Call after
     /// unpublishing it (no new resolve can reach it), from any thread.
+    @_spi(SyringeSwinject) public
     static func retire(_ object: AnyObject) {
         syr_reclaim_retire(Unmanaged.passRetained(object).toOpaque(), releaseRetired)
     }
@@ -22,6 +24,7 @@ enum Reclamation {
     /// register or resolve. Does nothing inside a resolve (a factory or a
     /// callback that writes), whose own section may be what keeps the objects
     /// alive; they are freed at a later poll.
+    @_spi(SyringeSwinject) public
     static func poll() {
         syr_reclaim_poll()
     }

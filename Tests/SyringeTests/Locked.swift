@@ -1,4 +1,4 @@
-@testable import Syringe
+@_spi(SyringeSwinject) @testable import Syringe
 
 /// A value guarded by the library's own `Lock`.
 ///

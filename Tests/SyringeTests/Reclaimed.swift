@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import Syringe
+@_spi(SyringeSwinject) @testable import Syringe
 
 /// Waits until `condition` holds, polling the reclaimer; false if it still
 /// does not after 30 seconds.

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Told of every resolve that finds nothing, with what was asked and what is
+/// registered (the container's and its ancestors' registrations).
+protocol DebugHelper {
+    func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey, availableRegistrations: [ServiceKey: ServiceEntryProtocol])
+}
+
+/// The default debug helper: logs the request and the registrations of the
+/// same service type through `Container.loggingFunction`.
+final class LoggingDebugHelper: DebugHelper {
+    func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey, availableRegistrations: [ServiceKey: ServiceEntryProtocol]) {
+        guard Container.loggingFunction != nil else {
+            return
+        }
+        var lines = [
+            "Swinject: Resolution failed. Expected registration:",
+            "\t{ Service: \(serviceType)\(key.name.map { ", Name: \"\($0)\"" } ?? "")\(key.option.map { ", \($0)" } ?? ""), "
+                + "Factory: \(key.argumentsType) -> \(key.serviceType) }",
+            "Available registrations:",
+        ]
+        lines += availableRegistrations
+            .filter { $0.value is ServiceEntry<Service> }
+            .map { "\t{ " + $0.value.describeWithKey($0.key) + " }" }
+            .sorted()
+        Container.log(lines.joined(separator: "\n"))
+    }
+}
+
+extension Container {
+    /// Where the container's diagnostics go: failed resolves with the
+    /// registrations that were available, and circular dependencies that
+    /// never end. By default they are printed when the environment variable
+    /// `SWINJECT_LOGGING_ENABLED` is `1`, as Swinject does; set a function to
+    /// send them elsewhere, or nil to turn them off.
+    ///
+    /// ```swift
+    /// Container.loggingFunction = { message in logger.debug("\(message)") }
+    /// Container.loggingFunction = nil
+    /// ```
+    public static var loggingFunction: (@Sendable (String) -> Void)? {
+        get { logging.withLock { $0 } }
+        set { logging.withLock { $0 = newValue } }
+    }
+
+    private static let logging = Mutex<(@Sendable (String) -> Void)?>({ message in
+        if let enabled = getenv("SWINJECT_LOGGING_ENABLED"), String(cString: enabled) == "1" {
+            print(message)
+        }
+    })
+
+    static func log(_ message: String) {
+        loggingFunction?(message)
+    }
+}

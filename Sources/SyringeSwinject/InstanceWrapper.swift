@@ -1,0 +1,75 @@
+/// A type that a container resolves by resolving the type it wraps:
+/// `Optional<Service>`, `Lazy<Service>` and `Provider<Service>`. `factory`
+/// resolves the wrapped registration in a graph (the given one, or the one
+/// in progress, or a new one); it is nil when nothing is registered.
+protocol InstanceWrapper {
+    static var wrappedType: Any.Type { get }
+    init?(inContainer container: Container, withInstanceFactory factory: ((GraphIdentifier?) -> Any?)?)
+}
+
+/// Resolves its service the first time `instance` is read, in the object
+/// graph it was resolved in, and keeps it.
+///
+/// ```swift
+/// container.register(Animal.self) { _ in Dog() }
+/// let lazy = container.resolve(Lazy<Animal>.self)!
+/// let dog = lazy.instance   // resolved now, the same one from now on
+/// ```
+public final class Lazy<Service>: InstanceWrapper {
+    static var wrappedType: Any.Type { Service.self }
+
+    private let factory: (GraphIdentifier?) -> Any?
+    private let graphIdentifier: GraphIdentifier?
+    private var resolved: Service?
+
+    init?(inContainer container: Container, withInstanceFactory factory: ((GraphIdentifier?) -> Any?)?) {
+        guard let factory else {
+            return nil
+        }
+        self.factory = factory
+        graphIdentifier = container.currentObjectGraph
+    }
+
+    /// The service, resolved on first use.
+    public var instance: Service {
+        if let resolved {
+            return resolved
+        }
+        let made = factory(graphIdentifier) as! Service
+        resolved = made
+        return made
+    }
+}
+
+/// Resolves its service each time `instance` is read.
+///
+/// ```swift
+/// container.register(Animal.self) { _ in Dog() }
+/// let provider = container.resolve(Provider<Animal>.self)!
+/// let first = provider.instance, second = provider.instance   // two resolves
+/// ```
+public final class Provider<Service>: InstanceWrapper {
+    static var wrappedType: Any.Type { Service.self }
+
+    private let factory: (GraphIdentifier?) -> Any?
+
+    init?(inContainer _: Container, withInstanceFactory factory: ((GraphIdentifier?) -> Any?)?) {
+        guard let factory else {
+            return nil
+        }
+        self.factory = factory
+    }
+
+    /// A newly resolved service.
+    public var instance: Service {
+        factory(nil) as! Service
+    }
+}
+
+extension Optional: InstanceWrapper {
+    static var wrappedType: Any.Type { Wrapped.self }
+
+    init?(inContainer _: Container, withInstanceFactory factory: ((GraphIdentifier?) -> Any?)?) {
+        self = factory?(nil) as? Wrapped
+    }
+}

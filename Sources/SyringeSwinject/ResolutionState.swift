@@ -1,0 +1,262 @@
+import CSyringeTable
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The resolve in progress on one thread: how deep it is, which object graph
+/// it builds, and that graph's instances.
+///
+/// Swinject keeps this per container, which is why resolving from two
+/// threads at once corrupts it (Swinject issues #361, #377, #389, #448) and
+/// why it needs `synchronize()`. Here each thread has its own, found through
+/// Syringe's per-thread slot (`include/syringe_thread.h`), so concurrent
+/// resolves never share it and need no lock.
+///
+/// A graph's `.graph` (and `.weak`) instances live in `slots`, indexed by the
+/// entry's dense index and stamped with the graph's number: finding one is
+/// an index and a compare, not a search. The slots a graph filled are
+/// emptied when it ends, so nothing outlives it here; if its identifier was
+/// handed out (and so may be restored) its instances are remembered weakly
+/// by their entries first.
+@usableFromInline
+final class ResolutionState {
+    /// Nesting of resolves (and of `withObjectGraph`) on this thread.
+    @usableFromInline
+    var depth = 0
+    /// The number of the graph being built; meaningful while `depth > 0`.
+    @usableFromInline
+    var graph: UInt = 0
+    /// Whether the graph's identifier was handed out (`currentObjectGraph`,
+    /// `Lazy`, a custom storage): its instances must then stay findable.
+    var isExposed = false
+    /// Whether the graph was entered by identifier, so that instances of its
+    /// earlier resolves may be remembered by their entries.
+    @usableFromInline
+    var isRestored = false
+
+    /// Indexed by entry index; a slot belongs to the current graph when its
+    /// stamp is `graph`.
+    @usableFromInline
+    var slots: UnsafeMutablePointer<Slot>
+    @usableFromInline
+    var capacity: Int
+
+    /// The slots and custom storages the graphs in progress filled, in order.
+    private var touched: [Touched] = []
+    /// Slots of an enclosing graph overwritten by a graph entered inside it.
+    private var shadowed: [(index: Int, slot: Slot)] = []
+    /// Graph numbers reserved for this thread: `nextNumber..<lastNumber`.
+    private var nextNumber: UInt = 0
+    private var lastNumber: UInt = 0
+
+    @usableFromInline
+    struct Slot {
+        @usableFromInline
+        var graph: UInt
+        @usableFromInline
+        var box: AnyObject?
+    }
+
+    private struct Touched {
+        let index: Int
+        /// Unretained: the entry lives at least until the read-side section
+        /// the graph runs in ends, and the graph ends first.
+        let entry: Unmanaged<AnyObject>
+        let isCustomStorage: Bool
+    }
+
+    /// What `enter` saved, for `leave`.
+    @usableFromInline
+    struct Frame {
+        let graph: UInt
+        let isExposed: Bool
+        let isRestored: Bool
+        let touched: Int
+        let shadowed: Int
+    }
+
+    private init() {
+        capacity = 64
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: Slot(graph: 0, box: nil), count: capacity)
+    }
+
+    deinit {
+        slots.deinitialize(count: capacity)
+        slots.deallocate()
+    }
+
+    /// This thread's state, unretained: the thread's slot holds it until the
+    /// thread exits.
+    @inlinable
+    @inline(__always)
+    static var current: ResolutionState {
+        if let raw = syr_thread_get(SYR_THREAD_SLOT_SWINJECT) {
+            return Unmanaged<ResolutionState>.fromOpaque(raw).takeUnretainedValue()
+        }
+        return makeCurrent()
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func makeCurrent() -> ResolutionState {
+        // The slot can be empty while the key still holds a state: a later
+        // thread-exit destructor that resolves after the slots were torn down.
+        if let raw = pthread_getspecific(stateKey) {
+            syr_thread_set(SYR_THREAD_SLOT_SWINJECT, raw)
+            return Unmanaged<ResolutionState>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let state = Unmanaged.passRetained(ResolutionState())
+        pthread_setspecific(stateKey, state.toOpaque())
+        syr_thread_set(SYR_THREAD_SLOT_SWINJECT, state.toOpaque())
+        return state.takeUnretainedValue()
+    }
+
+    // MARK: Graphs
+
+    /// Starts a graph: a new one, or the one `identifier` names.
+    @usableFromInline
+    func enter(_ identifier: GraphIdentifier?) -> Frame {
+        let frame = Frame(graph: graph, isExposed: isExposed, isRestored: isRestored, touched: touched.count, shadowed: shadowed.count)
+        if let identifier {
+            graph = identifier.id
+            isExposed = true
+            isRestored = true
+        } else {
+            graph = takeNumber()
+            isExposed = false
+            isRestored = false
+        }
+        depth += 1
+        return frame
+    }
+
+    /// Ends the graph `enter` started: custom storages are told, the
+    /// instances are remembered if the graph may be restored, the slots are
+    /// emptied (and an enclosing graph's put back), and the enclosing
+    /// graph, if any, continues.
+    @usableFromInline
+    func leave(_ frame: Frame) {
+        depth -= 1
+        if touched.count > frame.touched {
+            finishTouched(from: frame.touched)
+        }
+        if shadowed.count > frame.shadowed {
+            for (index, slot) in shadowed[frame.shadowed...].reversed() {
+                slots[index] = slot
+            }
+            shadowed.removeSubrange(frame.shadowed...)
+        }
+        graph = frame.graph
+        isExposed = frame.isExposed
+        isRestored = frame.isRestored
+    }
+
+    private func finishTouched(from start: Int) {
+        for item in touched[start...] {
+            if item.isCustomStorage {
+                (item.entry.takeUnretainedValue() as! ServiceEntryProtocol).completeGraph()
+                continue
+            }
+            guard slots[item.index].graph == graph, let box = slots[item.index].box else {
+                continue
+            }
+            if isExposed {
+                (item.entry.takeUnretainedValue() as! ServiceEntryProtocol).remember(box, inGraph: graph)
+            }
+            slots[item.index] = Slot(graph: 0, box: nil)
+        }
+        touched.removeSubrange(start...)
+    }
+
+    /// The current graph's identifier, which from now on may be restored.
+    func graphIdentifier() -> GraphIdentifier {
+        isExposed = true
+        return GraphIdentifier(number: graph)
+    }
+
+    private func takeNumber() -> UInt {
+        if nextNumber == lastNumber {
+            let block: UInt = 1024
+            nextNumber = GraphNumbers.take(block)
+            lastNumber = nextNumber &+ block
+        }
+        defer { nextNumber &+= 1 }
+        return nextNumber
+    }
+
+    // MARK: Instances
+
+    /// The current graph's instance of the entry at `index`.
+    @inlinable
+    @inline(__always)
+    func graphInstance<Service>(_ index: Int, as type: Service.Type) -> Service? {
+        guard index < capacity else {
+            return nil
+        }
+        let slot = slots + index
+        guard slot.pointee.graph == graph, let box = slot.pointee.box else {
+            return nil
+        }
+        // The entry at `index` is a ServiceEntry<Service>, and it stores
+        // only InstanceBox<Service>es in its slot.
+        return unsafeDowncast(box, to: InstanceBox<Service>.self).value
+    }
+
+    /// Keeps `instance` for the rest of the current graph.
+    @usableFromInline
+    func setGraphInstance<Service>(_ instance: Service, _ index: Int, entry: AnyObject) {
+        if index >= capacity {
+            grow(toHold: index)
+        }
+        let slot = slots + index
+        if slot.pointee.box != nil, slot.pointee.graph != graph {
+            // A graph entered inside another (a `Lazy` resolving in its own
+            // graph) reuses a slot the enclosing graph still needs.
+            shadowed.append((index, slot.pointee))
+        }
+        slot.pointee = Slot(graph: graph, box: InstanceBox(instance))
+        touched.append(Touched(index: index, entry: .passUnretained(entry), isCustomStorage: false))
+    }
+
+    /// Notes that a custom storage stored an instance in this graph.
+    func noteCustomStorage(of entry: AnyObject) {
+        touched.append(Touched(index: -1, entry: .passUnretained(entry), isCustomStorage: true))
+    }
+
+    private func grow(toHold index: Int) {
+        var newCapacity = capacity
+        while newCapacity <= index {
+            newCapacity *= 2
+        }
+        let grown = UnsafeMutablePointer<Slot>.allocate(capacity: newCapacity)
+        grown.moveInitialize(from: slots, count: capacity)
+        (grown + capacity).initialize(repeating: Slot(graph: 0, box: nil), count: newCapacity - capacity)
+        slots.deallocate()
+        slots = grown
+        capacity = newCapacity
+    }
+}
+
+/// Releases a thread's state when the thread exits.
+private let stateKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { raw in
+        // Empty the slot first: a later thread-exit destructor that resolves
+        // must make a new state, not use this one after it is freed.
+        syr_thread_set(SYR_THREAD_SLOT_SWINJECT, nil)
+        #if canImport(Darwin)
+        Unmanaged<ResolutionState>.fromOpaque(raw).release()
+        #else
+        if let raw {
+            Unmanaged<ResolutionState>.fromOpaque(raw).release()
+        }
+        #endif
+    }
+    precondition(status == 0, "SyringeSwinject: pthread_key_create failed (\(status))")
+    return key
+}()
