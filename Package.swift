@@ -82,6 +82,10 @@ let package = Package(
             dependencies: ["CSyringeTable"]
         ),
         .testTarget(
+            name: "SyringeSwinjectTests",
+            dependencies: ["SyringeSwinject", "Syringe"]
+        ),
+        .testTarget(
             name: "SyringeTests",
             dependencies: ["Syringe", "SyringeTesting"]
         ),

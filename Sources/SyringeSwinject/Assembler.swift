@@ -6,7 +6,7 @@
 /// let cat = assembler.resolver.resolve(Animal.self)
 /// assembler.apply(assembly: LateAssembly())
 /// ```
-public final class Assembler {
+public final class Assembler: Sendable {
     private let container: Container
 
     /// Resolves from the assembled container.

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+@_spi(SyringeSwinject) import Syringe
 
 /// Told of every resolve that finds nothing, with what was asked and what is
 /// registered (the container's and its ancestors' registrations).
@@ -46,15 +46,18 @@ extension Container {
     /// Container.loggingFunction = nil
     /// ```
     public static var loggingFunction: (@Sendable (String) -> Void)? {
-        get { logging.withLock { $0 } }
-        set { logging.withLock { $0 = newValue } }
+        get { loggingLock.withLock { loggingStorage } }
+        set { loggingLock.withLock { loggingStorage = newValue } }
     }
 
-    private static let logging = Mutex<(@Sendable (String) -> Void)?>({ message in
+    // Syringe's pthread lock rather than `Mutex`, which ThreadSanitizer does
+    // not see on Linux.
+    private static let loggingLock = Lock()
+    nonisolated(unsafe) private static var loggingStorage: (@Sendable (String) -> Void)? = { message in
         if let enabled = getenv("SWINJECT_LOGGING_ENABLED"), String(cString: enabled) == "1" {
             print(message)
         }
-    })
+    }
 
     static func log(_ message: String) {
         loggingFunction?(message)

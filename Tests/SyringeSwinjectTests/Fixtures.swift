@@ -1,0 +1,61 @@
+import Dispatch
+import Synchronization
+@_spi(SyringeSwinject) import Syringe
+@testable import SyringeSwinject
+
+protocol Animal: AnyObject {
+    var name: String { get }
+}
+
+final class Cat: Animal {
+    let name: String
+    init(name: String = "cat") { self.name = name }
+}
+
+final class Owner {
+    let pet: Animal
+    init(pet: Animal) { self.pet = pet }
+}
+
+final class Node {
+    var next: Node?
+    init(next: Node? = nil) { self.next = next }
+}
+
+/// A counter factories may bump from any thread.
+final class Counter: Sendable {
+    private let value = Atomic(0)
+    @discardableResult
+    func increment(by amount: Int = 1) -> Int { value.wrappingAdd(amount, ordering: .relaxed).newValue }
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// Runs `body` on `threads` threads at once, each with its index.
+func onThreads(_ threads: Int, _ body: @Sendable (Int) -> Void) {
+    DispatchQueue.concurrentPerform(iterations: threads, execute: body)
+}
+
+/// A value guarded by Syringe's pthread lock (not `Mutex`, which
+/// ThreadSanitizer does not see on Linux).
+final class Guarded<Value>: @unchecked Sendable {
+    private let lock = Lock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.withLock { body(&value) }
+    }
+}
+
+/// Collects log lines sent to `Container.loggingFunction` while `body` runs.
+func loggedLines(_ body: () -> Void) -> [String] {
+    let lines = Guarded<[String]>([])
+    let saved = Container.loggingFunction
+    Container.loggingFunction = { line in lines.withLock { $0.append(line) } }
+    defer { Container.loggingFunction = saved }
+    body()
+    return lines.withLock { $0 }
+}

@@ -1,0 +1,85 @@
+import Testing
+@testable import SyringeSwinject
+
+@Suite("SyringeSwinject object graphs")
+struct GraphTests {
+    @Test("a restorable graph keeps its instances weakly: they are freed when their users let go")
+    func restorableGraphIsWeak() {
+        let container = Container()
+        var graph: GraphIdentifier?
+        container.register(Node.self) { r in
+            graph = (r as! Container).currentObjectGraph
+            return Node()
+        }
+        weak var released: Node?
+        do {
+            let node = container.resolve(Node.self)!
+            released = node
+            container.restoreObjectGraph(graph!)
+            #expect(container.resolve(Node.self) === node)
+        }
+        #expect(released == nil)
+        container.restoreObjectGraph(graph!)
+        #expect(container.resolve(Node.self) != nil)
+    }
+
+    @Test("a graph that never handed out its identifier keeps nothing after it ends")
+    func plainGraphKeepsNothing() {
+        let container = Container()
+        container.register(Node.self) { _ in Node() }
+        weak var released: Node?
+        do {
+            let node = container.resolve(Node.self)!
+            released = node
+        }
+        #expect(released == nil)
+    }
+
+    @Test("a Lazy resolving in its own graph inside another resolve leaves the outer graph's instances in place")
+    func nestedGraphShadowsOuterSlots() {
+        let container = Container()
+        container.register(Node.self, name: "shared") { _ in Node() }
+        // Made inside an earlier resolve, so it belongs to that graph.
+        var made: Lazy<Node>?
+        container.register(Cat.self) { r in
+            made = r.resolve(Lazy<Node>.self, name: "shared")
+            return Cat()
+        }
+        _ = container.resolve(Cat.self)
+        let lazy = made!
+        container.register(Owner.self) { r in
+            let first = r.resolve(Node.self, name: "shared")!
+            // Resolves "shared" in the lazy's graph: another instance, in the
+            // same slot as `first`.
+            let lazyNode = lazy.instance
+            let second = r.resolve(Node.self, name: "shared")!
+            let name = (first === second ? "same" : "different") + (lazyNode === first ? "+shared" : "+own")
+            return Owner(pet: Cat(name: name))
+        }
+        #expect(container.resolve(Owner.self)?.pet.name == "same+own")
+    }
+
+    @Test("a circular dependency through initialisers ends with nil and a log line, not a crash")
+    func endlessCycleEndsInNil() {
+        let container = Container()
+        container.register(Node.self) { r in Node(next: r.resolve(Node.self, name: "other")) }
+            .inObjectScope(.transient)
+        container.register(Node.self, name: "other") { r in Node(next: r.resolve(Node.self)) }
+            .inObjectScope(.transient)
+        var resolved: Node?
+        let lines = loggedLines { resolved = container.resolve(Node.self) }
+        #expect(resolved != nil)
+        #expect(lines.contains { $0.contains("nested 200 resolves deep") })
+    }
+
+    @Test("withObjectGraph shares .graph instances across separate resolves")
+    func withObjectGraphShares() {
+        let container = Container()
+        container.register(Node.self) { _ in Node() }
+        let graph = GraphIdentifier()
+        let (first, second) = container.withObjectGraph(graph) { c in (c.resolve(Node.self)!, c.resolve(Node.self)!) }
+        #expect(first === second)
+        #expect(container.resolve(Node.self) !== first)
+        #expect(container.currentObjectGraph == nil)
+    }
+}
