@@ -4,7 +4,8 @@ import Testing
 /// Every Swift snippet of the README and of the DocC articles is compiled
 /// and run by the test suite: each ```swift block must appear, line for line
 /// (indentation and blank lines aside), in a test file under
-/// `Tests/SyringeTests/Snippets/`, whose tests run it. A block that cannot run
+/// `Tests/SyringeTests/Snippets/` (or `Tests/SyringeSwinjectTests/Snippets/`
+/// for SyringeSwinject's), whose tests run it. A block that cannot run
 /// as written (a `Package.swift` manifest, a mistake shown for its compiler
 /// error) is marked on the line before its fence with
 /// `<!-- snippet: not compiled, <why> -->`.
@@ -55,12 +56,16 @@ import Testing
         lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// The snippet tests: Syringe's, and SyringeSwinject's (in its own test
+    /// target, which can import that module).
     static var snippetSources: [[String]] {
-        let folder = root.appendingPathComponent("Tests/SyringeTests/Snippets")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return files.filter { $0.hasSuffix(".swift") }.compactMap { file in
-            (try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
-                .map { normalized($0.components(separatedBy: "\n")) }
+        ["Tests/SyringeTests/Snippets", "Tests/SyringeSwinjectTests/Snippets"].flatMap { path in
+            let folder = root.appendingPathComponent(path)
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return files.filter { $0.hasSuffix(".swift") }.compactMap { file in
+                (try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
+                    .map { normalized($0.components(separatedBy: "\n")) }
+            }
         }
     }
 
@@ -74,7 +79,7 @@ import Testing
                 source.count >= wanted.count
                     && (0...(source.count - wanted.count)).contains { Array(source[$0..<($0 + wanted.count)]) == wanted }
             }
-            #expect(found, "\(document):\(snippet.line): this Swift block is not in any test under Tests/SyringeTests/Snippets/ (or mark it `<!-- snippet: not compiled, why -->`):\n\(snippet.lines.joined(separator: "\n"))")
+            #expect(found, "\(document):\(snippet.line): this Swift block is not in any test under Tests/SyringeTests/Snippets/ or Tests/SyringeSwinjectTests/Snippets/ (or mark it `<!-- snippet: not compiled, why -->`):\n\(snippet.lines.joined(separator: "\n"))")
         }
     }
 }
