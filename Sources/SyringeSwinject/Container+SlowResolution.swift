@@ -79,7 +79,12 @@ extension Container: _Resolver {
                 return wrapped
             }
         }
-        debugHelper.resolutionFailed(serviceType: Service.self, key: key, availableRegistrations: registrations())
+        // Listing every registration is the expensive part of a miss, and
+        // `resolve(X.self) ?? fallback` is a common idiom: the default helper
+        // with logging off is not asked at all.
+        if !(debugHelper is LoggingDebugHelper) || Container.loggingFunction != nil {
+            debugHelper.resolutionFailed(serviceType: Service.self, key: key, availableRegistrations: registrations())
+        }
         return nil
     }
 

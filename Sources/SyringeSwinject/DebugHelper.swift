@@ -17,9 +17,6 @@ protocol DebugHelper {
 /// same service type through `Container.loggingFunction`.
 final class LoggingDebugHelper: DebugHelper {
     func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey, availableRegistrations: [ServiceKey: ServiceEntryProtocol]) {
-        guard Container.loggingFunction != nil else {
-            return
-        }
         var lines = [
             "Swinject: Resolution failed. Expected registration:",
             "\t{ Service: \(serviceType)\(key.name.map { ", Name: \"\($0)\"" } ?? "")\(key.option.map { ", \($0)" } ?? ""), "

@@ -35,7 +35,7 @@ public final class Lazy<Service>: InstanceWrapper {
         if let resolved {
             return resolved
         }
-        let made = factory(graphIdentifier) as! Service
+        let made = Self.unwrap(factory(graphIdentifier))
         resolved = made
         return made
     }
@@ -62,7 +62,20 @@ public final class Provider<Service>: InstanceWrapper {
 
     /// A newly resolved service.
     public var instance: Service {
-        factory(nil) as! Service
+        Lazy<Service>.unwrap(factory(nil))
+    }
+}
+
+extension Lazy {
+    /// The wrapped instance; it exists unless the registration's factory
+    /// failed (a dependency it force-unwraps, or a cycle that never ends),
+    /// which Swinject's non-optional `instance` can only report by stopping.
+    static func unwrap(_ resolved: Any?) -> Service {
+        guard let instance = resolved as? Service else {
+            fatalError("SyringeSwinject: the registration of \(Service.self) behind a Lazy or Provider resolved to nil; "
+                + "set Container.loggingFunction to see why")
+        }
+        return instance
     }
 }
 
