@@ -52,19 +52,24 @@ struct RegistrationTests {
     }
 
     @Test("entry indices are reused once entries are freed, so graph slots stay as many as live entries")
-    func indicesReused() {
+    func indicesReused() async throws {
         let container = Container()
         // Other suites run alongside and hold indices of their own.
         let first = ServiceEntry(serviceType: Int.self, argumentsType: Any.self, factory: 0).index
         var highest = 0
-        for round in 0..<50 {
-            container.register(Node.self, name: "n") { _ in Node() }
-            let entry = container.register(Node.self) { _ in Node() }
-            highest = max(highest, entry.index)
+        for _ in 0..<50 {
+            weak var named = container.register(Node.self, name: "n") { _ in Node() }
+            weak var unnamed = container.register(Node.self) { _ in Node() }
+            highest = max(highest, unnamed?.index ?? 0, named?.index ?? 0)
             _ = container.resolve(Node.self)
-            if round > 0 {
-                container.removeAll()
+            container.removeAll()
+            // Freed by the reclaimer once no resolve that could still read
+            // them runs: at once, or (with other suites resolving) shortly.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while named != nil || unnamed != nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(2))
             }
+            #expect(named == nil && unnamed == nil)
         }
         // Without reuse, 100 entries would have taken 100 new indices.
         #expect(highest < first + 40)
