@@ -274,7 +274,11 @@ struct DisposalTests {
         #expect(log.all == ["request"])
     }
 
-    @Test("withScope in a cancelled task still disposes")
+    // The body's sleep ends only by cancellation: when the run is busy (an
+    // exit test and the stress suite can hold both of a 2-core machine's
+    // cooperative threads for a minute), a shorter one could run out before
+    // `task.cancel()` runs, and the body would return normally.
+    @Test("withScope in a cancelled task still disposes", .timeLimit(.minutes(10)))
     func withScopeCancelled() async throws {
         let log = DisposalLog()
         let app = Container()
@@ -284,7 +288,7 @@ struct DisposalTests {
             try await app.withScope { scope in
                 _ = try scope.tryResolve(type: AsyncResource.self)
                 resolved.continuation.yield()
-                try await Task.sleep(for: .seconds(60))
+                try await Task.sleep(for: .seconds(86_400))
             }
         }
         for await _ in resolved.stream { break }
