@@ -14,6 +14,15 @@
 //   AsyncNewChain5    A2: the chain with async factories           10 000 (the five instances
 //                                                                  and one frame per level)
 //
+// Every count is exact but AsyncNewChain5's, which may be up to 500 over or
+// under. Its factories are `@Sendable` async closures, so each level hops to
+// the global executor, and the executor allocates now and then for itself
+// (threads started, its per-thread caches refilled): on a loaded machine a few
+// of an iteration's 1 000 resolves can meet such an allocation, which failed
+// an exact check in CI once (measured alone, 50 resolves allocate exactly 500
+// in each of 200 iterations). 500 is half an allocation per resolve, so one
+// more allocation per resolve (+1 000) still fails the check.
+//
 // The expected counts are checked in under Benchmarks/Thresholds/ and enforced
 // by Benchmarks/check-allocations.sh: any extra allocation fails the check.
 import Benchmark
@@ -157,7 +166,9 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
-    Benchmark("AsyncNewChain5", configuration: configuration) { benchmark in
+    var executorTolerant = configuration
+    executorTolerant.thresholds = [.mallocCountTotal: .init(absolute: [.p90: 500])]
+    Benchmark("AsyncNewChain5", configuration: executorTolerant) { benchmark in
         let container = Container()
         container.register(type: E.self, in: .new) { (_: Resolver) async in E() }
         container.register(type: D.self, in: .new) { (r: Resolver) async throws in D(e: try await r.resolve()) }
