@@ -103,3 +103,28 @@ extension Resolver {
         fatalError("unavailable")
     }
 }
+
+/// Where `Container.shared = …` is caught. `shared` is task-local: it is
+/// bound for a piece of work, never assigned, and Swift's own message for the
+/// assignment ("'shared' is a get-only property") does not say how to bind
+/// it. A member of a protocol extension is shadowed by the type's own member
+/// wherever that one fits, so reads of `Container.shared` (and `.shared` as a
+/// default argument) still find the task-local; only an assignment, which the
+/// task-local's getter cannot take, reaches the unavailable setter below and
+/// its message. `Container` is the only type meant to conform.
+public protocol _TaskLocalSharedContainer {}
+
+extension _TaskLocalSharedContainer {
+    /// Unavailable: `Container.shared` is bound, not assigned.
+    ///
+    /// ```swift
+    /// Container.$shared.withValue(testContainer) { runTheCodeUnderTest() }
+    /// ```
+    @available(*, unavailable, message: "Container.shared is task-local and cannot be assigned: bind it for a piece of work with `Container.$shared.withValue(container) { … }`, or register into it")
+    public static var shared: Container {
+        get { fatalError("unavailable") }
+        set { fatalError("unavailable") }
+    }
+}
+
+extension Container: _TaskLocalSharedContainer {}
