@@ -56,6 +56,19 @@ let package = Package(
             ]
         ),
         .target(name: "ManyTypesB", dependencies: ["ManyTypeSupport"]),
+        // W1–W6: one source written against Swinject's API, compiled twice.
+        // SwinjectShapes builds it against Swinject; SyringeSwinjectShapes builds
+        // the same files (its `Shapes` links to Sources/SwinjectShapes) against
+        // SyringeSwinject, selected by SYRINGE_SWINJECT.
+        .target(
+            name: "SwinjectShapes",
+            dependencies: ["CBenchSink", .product(name: "Swinject", package: "Swinject")]
+        ),
+        .target(
+            name: "SyringeSwinjectShapes",
+            dependencies: ["CBenchSink", .product(name: "SyringeSwinject", package: "Syringe")],
+            swiftSettings: [.define("SYRINGE_SWINJECT")]
+        ),
         // The comparison table. Deliberately not linked with package-benchmark:
         // its malloc interposer would slow every allocation down.
         .executableTarget(
@@ -67,6 +80,8 @@ let package = Package(
                 "ManyTypesA",
                 "ManyTypesB",
                 "GraphWorkloads",
+                "SwinjectShapes",
+                "SyringeSwinjectShapes",
                 .product(name: "Syringe", package: "Syringe"),
                 .product(name: "Swinject", package: "Swinject"),
             ]

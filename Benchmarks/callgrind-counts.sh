@@ -3,11 +3,15 @@
 #
 # Wall-clock time on a shared VM varies by 1.5x between runs of one binary;
 # callgrind's instruction counts do not, so they are what proves that a change
-# did not make a resolve slower. Only the timed loops (`loopS…`) are counted.
+# did not make a resolve slower. Only the timed loops (`loopS…`, `loopG…`,
+# `loopW…`) are counted.
 #
 #   bash Benchmarks/callgrind-counts.sh                    # S1–S7, SC2 and G1–G3, Syringe's column
 #   bash Benchmarks/callgrind-counts.sh S1 S5              # some scenarios
 #   CONTENDER=swift-frozen bash Benchmarks/callgrind-counts.sh
+#   CONTENDER=syringe-swinject bash Benchmarks/callgrind-counts.sh W1 W2 W3 W4 W5 W6
+#                                                          # Swinject's API on Syringe (W rows; the
+#                                                          # default contender gives the native API's)
 #   BINARY=/path/to/benchmarks bash Benchmarks/callgrind-counts.sh   # another build
 #
 # Prints one line per scenario: its id and instructions per operation (S6: per
@@ -35,14 +39,17 @@ trap 'rm -rf "$work"' EXIT
 objcopy --strip-debug "$binary" "$work/benchmarks"
 
 for scenario in "${scenarios[@]}"; do
-    threads=1 count=$ops loops='*loopS*'
+    threads=1 count=$ops loops=('--toggle-collect=*loopS*')
     if [[ "$scenario" == S6 ]]; then threads=2; fi
     # A graph resolve is a hundred to a thousand resolves: fewer of them.
-    if [[ "$scenario" == G* ]]; then count=$graph_ops loops='*loopG*'; fi
+    if [[ "$scenario" == G* || "$scenario" == W6 ]]; then count=$graph_ops loops=('--toggle-collect=*loopG*'); fi
+    # W rows: the Swinject-API loops (loopW…, in SwinjectShapes and
+    # SyringeSwinjectShapes) and, for Syringe's column, the S or G row's loop.
+    if [[ "$scenario" == W* ]]; then loops+=('--toggle-collect=*loopW*'); fi
     # Every loop of the kind: the compiler merges identical ones (S1's and
     # S2's call the same resolve) under one name, and --filter runs one
     # scenario's only.
-    valgrind --tool=callgrind --toggle-collect="$loops" \
+    valgrind --tool=callgrind "${loops[@]}" \
         --callgrind-out-file="$work/$scenario.out" \
         "$work/benchmarks" --filter "$scenario" --contender "$contender" --reps 1 --ops "$ops" \
         --graph-ops "$graph_ops" >/dev/null 2>"$work/$scenario.log"

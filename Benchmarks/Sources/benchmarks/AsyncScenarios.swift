@@ -53,7 +53,7 @@ extension Runner {
             let container = asyncSharedApp(frozen: contender == .swiftFrozen)
             _ = try! await container.resolveAsync(type: Service.self)
             return await measureAsync(ops: method.opsPerRep, repetitions: method.repetitions) { await loopA1(container, $0) }
-        case .byHand, .swinject:
+        case .byHand, .swinject, .syringeSwinject:
             return nil
         }
     }
@@ -69,7 +69,7 @@ extension Runner {
         case .swiftLocked, .swiftFrozen:
             let container = asyncChainApp(frozen: contender == .swiftFrozen)
             return await measureAsync(ops: ops, repetitions: method.repetitions) { await loopA2(container, $0) }
-        case .byHand, .swinject:
+        case .byHand, .swinject, .syringeSwinject:
             return nil
         }
     }

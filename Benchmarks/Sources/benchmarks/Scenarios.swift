@@ -3,8 +3,10 @@ import ManyTypeSupport
 import ManyTypesA
 import ManyTypesB
 import Swinject
+import SwinjectShapes
 import Syringe
 import SyringeOnDictionary
+import SyringeSwinjectShapes
 
 /// The 1 000 generated types of S7, R and M.
 let manyTypes = manyTypesA + manyTypesB
@@ -38,6 +40,9 @@ enum Contender: String, CaseIterable {
     case swiftLocked
     case swiftFrozen
     case swinject
+    /// Swinject's API on Syringe's engine: W1–W6's source compiled against
+    /// SyringeSwinject (the Swinject column's runs the same source against Swinject).
+    case syringeSwinject
 
     var title: String {
         switch self {
@@ -46,6 +51,7 @@ enum Contender: String, CaseIterable {
         case .swiftLocked: "Swift dict + lock"
         case .swiftFrozen: "Swift dict, frozen"
         case .swinject: "Swinject 2.10.0"
+        case .syringeSwinject: "SyringeSwinject"
         }
     }
 }
@@ -88,6 +94,12 @@ let scenarios: [Scenario] = [
     Scenario(id: "SC2", title: ".scoped resolve (instance exists in the scope)", unit: .nsPerOp, target: nil),
     Scenario(id: "A1", title: "async resolve, .shared async registration (instance exists)", unit: .nsPerOp, target: nil),
     Scenario(id: "A2", title: "async resolve, 5-level .new chain of async factories", unit: .nsPerOp, target: nil),
+    Scenario(id: "W1", title: "Swinject API: .transient resolve behind a protocol", unit: .nsPerOp, target: nil),
+    Scenario(id: "W2", title: "Swinject API: .container resolve (instance exists)", unit: .nsPerOp, target: nil),
+    Scenario(id: "W3", title: "Swinject API: named .transient resolve among 3 names", unit: .nsPerOp, target: nil),
+    Scenario(id: "W4", title: "Swinject API: one Int runtime argument", unit: .nsPerOp, target: nil),
+    Scenario(id: "W5", title: "Swinject API: 5-level .transient chain A→B→C→D→E", unit: .nsPerOp, target: nil),
+    Scenario(id: "W6", title: "Swinject API: G1's 100-node .graph DAG, resolve the root", unit: .nsPerOp, target: nil),
     Scenario(id: "R", title: "register 10 000 services", unit: .nsPerRegistration, target: nil),
     Scenario(id: "M", title: "heap bytes per registration", unit: .bytesPerRegistration, target: nil),
 ]
@@ -124,6 +136,8 @@ struct Runner {
             return time(contender) { loopS1(container, $0) }
         case .byHand:
             return nil  // the S rows have no hand-written column
+        case .syringeSwinject:
+            return nil  // only the W rows have a SyringeSwinject column
         case .swinject:
             let container = Swinject.Container()
             container.register(Service.self) { _ in ServiceImpl() }.inObjectScope(.transient)
@@ -143,6 +157,8 @@ struct Runner {
             return time(contender) { loopS2(container, $0) }
         case .byHand:
             return nil  // the S rows have no hand-written column
+        case .syringeSwinject:
+            return nil  // only the W rows have a SyringeSwinject column
         case .swinject:
             let container = sharedSwinject()
             return time(contender) { loopS2(container, $0) }
@@ -191,6 +207,8 @@ struct Runner {
             return time(contender) { loopS3(container, $0) }
         case .byHand:
             return nil  // the S rows have no hand-written column
+        case .syringeSwinject:
+            return nil  // only the W rows have a SyringeSwinject column
         case .swinject:
             let container = Swinject.Container()
             for name in names {
@@ -215,6 +233,8 @@ struct Runner {
             return time(contender) { loopS4(container, $0) }
         case .byHand:
             return nil  // the S rows have no hand-written column
+        case .syringeSwinject:
+            return nil  // only the W rows have a SyringeSwinject column
         case .swinject:
             let container = Swinject.Container()
             container.register(Service.self) { (_: Swinject.Resolver, number: Int) in NumberedService(number: number) }
@@ -246,6 +266,8 @@ struct Runner {
             return time(contender) { loopS5(container, $0) }
         case .byHand:
             return nil  // the S rows have no hand-written column
+        case .syringeSwinject:
+            return nil  // only the W rows have a SyringeSwinject column
         case .swinject:
             let container = Swinject.Container()
             container.register(E.self) { _ in E() }.inObjectScope(.transient)
@@ -271,6 +293,8 @@ struct Runner {
             return measureTwoThreads(ops: ops, repetitions: method.repetitions) { loopS2(container, $0) }
         case .byHand:
             return nil  // the S rows have no hand-written column
+        case .syringeSwinject:
+            return nil  // only the W rows have a SyringeSwinject column
         case .swinject:
             // Swinject's documented way to resolve from several threads.
             let resolver = UncheckedSendable(sharedSwinject().synchronize())
@@ -297,6 +321,8 @@ struct Runner {
             return time(contender) { loopS7(container, calls, $0) }
         case .byHand:
             return nil  // the S rows have no hand-written column
+        case .syringeSwinject:
+            return nil  // only the W rows have a SyringeSwinject column
         case .swinject:
             let container = Swinject.Container()
             for type in manyTypes { type.registerSwinject(container, nil) }
@@ -329,6 +355,8 @@ struct Runner {
             workload.registerOnDictionary(container)
             if contender == .swiftFrozen { container.freeze() }
             return timeGraph { loopG(container, workload.resolveOnDictionary, $0) }
+        case .syringeSwinject:
+            return nil  // only the W rows have a SyringeSwinject column
         case .swinject:
             // Every node needs its predecessor, so the graph is `nodes` levels
             // deep, and Swinject stops the program beyond 200 nested resolves.
@@ -337,6 +365,54 @@ struct Runner {
             workload.registerSwinject(container)
             return timeGraph { loopG(container, workload.resolveSwinject, $0) }
         }
+    }
+
+    // MARK: W1–W6 — one source on Swinject's API, against Swinject and SyringeSwinject
+
+    /// A W row: its Swinject-API workload (Sources/SwinjectShapes) compiled
+    /// against Swinject and against SyringeSwinject, and the same shape with
+    /// Syringe's own API, measured by the S or G row that has it.
+    struct SwinjectShape {
+        let swinject: () -> (Int) -> Void
+        let syringeSwinject: () -> (Int) -> Void
+        let native: (Runner) -> Sample?
+        /// Sized by time like the graph rows (W6), else like the S rows.
+        var isGraph = false
+    }
+
+    static var swinjectShapes: [String: SwinjectShape] { [
+        "W1": SwinjectShape(swinject: SwinjectShapes.Shapes.transient,
+                            syringeSwinject: SyringeSwinjectShapes.Shapes.transient,
+                            native: { $0.s1(.syringe) }),
+        "W2": SwinjectShape(swinject: SwinjectShapes.Shapes.containerScoped,
+                            syringeSwinject: SyringeSwinjectShapes.Shapes.containerScoped,
+                            native: { $0.s2(.syringe) }),
+        "W3": SwinjectShape(swinject: SwinjectShapes.Shapes.named,
+                            syringeSwinject: SyringeSwinjectShapes.Shapes.named,
+                            native: { $0.s3(.syringe) }),
+        "W4": SwinjectShape(swinject: SwinjectShapes.Shapes.argument,
+                            syringeSwinject: SyringeSwinjectShapes.Shapes.argument,
+                            native: { $0.s4(.syringe) }),
+        "W5": SwinjectShape(swinject: SwinjectShapes.Shapes.chain,
+                            syringeSwinject: SyringeSwinjectShapes.Shapes.chain,
+                            native: { $0.s5(.syringe) }),
+        "W6": SwinjectShape(swinject: SwinjectShapes.Shapes.graph,
+                            syringeSwinject: SyringeSwinjectShapes.Shapes.graph,
+                            native: { $0.graph(.g1, .syringe) }, isGraph: true),
+    ] }
+
+    /// Syringe's column is its native API (`.new` for `.transient`, `.shared`
+    /// for `.container`); the other contenders have no cell.
+    func swinjectShape(_ id: String, _ contender: Contender) -> Sample? {
+        guard let shape = Self.swinjectShapes[id] else { fatalError("unknown W row \(id)") }
+        let run: (Int) -> Void
+        switch contender {
+        case .syringe: return shape.native(self)
+        case .swinject: run = shape.swinject()
+        case .syringeSwinject: run = shape.syringeSwinject()
+        case .byHand, .swiftLocked, .swiftFrozen: return nil
+        }
+        return shape.isGraph ? timeGraph(run) : time(contender, run)
     }
 
     // MARK: R — registering 10 000 services; M — heap bytes per registration
@@ -364,6 +440,8 @@ struct Runner {
             return nil  // registration is the same as .swiftLocked: freezing comes after it
         case .byHand:
             return nil  // no container to fill
+        case .syringeSwinject:
+            return nil  // only the W rows have a SyringeSwinject column
         case .swinject:
             let container = Swinject.Container()
             for name in Self.registrationNames {

@@ -100,6 +100,8 @@ extension Runner {
             let app: Swinject.Container = scopedApp()
             let swinjectOps = calibratedOps(seconds: method.swinjectSecondsPerRep, cap: ops) { loopSC1(app, $0) }
             return measure(ops: swinjectOps, repetitions: method.repetitions) { loopSC1(app, $0) }
+        case .syringeSwinject:
+            return nil  // Swinject's API has no request scope
         }
     }
 
@@ -125,6 +127,8 @@ extension Runner {
             let request = swinjectRequest(scopedApp(), id: 1)
             _ = request.resolve(UnitOfWork.self)
             return time(contender) { loopSC2(request, $0) }
+        case .syringeSwinject:
+            return nil  // Swinject's API has no request scope
         }
     }
 }

@@ -20,10 +20,11 @@ func printError(_ text: String) {
 let usage = """
     USAGE: benchmarks [--filter <substring>] [--json] [--contender <name>]... [--reps <n>] [--ops <n>] [--graph-ops <n>]
 
-      --filter <substring>  only the scenario with that id (S1…S7, G1…G3, SC1, SC2, A1, A2, R, M), or else those whose id or
-                            title contains it (case-insensitive), e.g. --filter S2, --filter shared
+      --filter <substring>  only the scenario with that id (S1…S7, G1…G3, SC1, SC2, A1, A2, W1…W6, R, M), or else those whose
+                            id begins with it (--filter W: W1…W6), or else those whose id or title contains it
+                            (case-insensitive), e.g. --filter S2, --filter W, --filter shared
       --json                machine-readable output on stdout (progress still goes to stderr)
-      --contender <name>    only these columns: syringe, by-hand, swift-locked, swift-frozen, swinject (repeatable)
+      --contender <name>    only these columns: syringe, by-hand, swift-locked, swift-frozen, swinject, syringe-swinject (repeatable)
       --reps <n>            repetitions per measurement (default 11; at least 7 for reportable numbers)
       --ops <n>             operations per repetition (default 1000000)
       --graph-ops <n>       operations per repetition of the graph rows (default: ~50 ms worth per column)
@@ -86,20 +87,26 @@ extension Contender {
         case .swiftLocked: "swift-locked"
         case .swiftFrozen: "swift-frozen"
         case .swinject: "swinject"
+        case .syringeSwinject: "syringe-swinject"
         }
     }
 }
 
 // MARK: - Running
 
-/// A filter equal to a scenario id (S1…S7, R, M) selects that scenario; any
-/// other filter selects the scenarios whose id or title contains it.
+/// A filter equal to a scenario id (S1…S7, W1…W6, R, M) selects that
+/// scenario; one that begins ids (W, G, SC) selects those scenarios; any other
+/// filter selects the scenarios whose id or title contains it.
 let selected = scenarios.indices.filter { index in
     guard let filter else { return true }
+    let id = scenarios[index].id.lowercased()
     if scenarios.contains(where: { $0.id.lowercased() == filter }) {
-        return scenarios[index].id.lowercased() == filter
+        return id == filter
     }
-    return scenarios[index].id.lowercased().contains(filter) || scenarios[index].title.lowercased().contains(filter)
+    if scenarios.contains(where: { $0.id.lowercased().hasPrefix(filter) }) {
+        return id.hasPrefix(filter)
+    }
+    return id.contains(filter) || scenarios[index].title.lowercased().contains(filter)
 }
 if selected.isEmpty {
     printError("no scenario matches --filter \(filter ?? "")\n")
@@ -136,6 +143,8 @@ for index in selected {
         case "SC2": results[index, default: [:]][contender] = runner.sc2(contender)
         case "A1": results[index, default: [:]][contender] = await runner.a1(contender)
         case "A2": results[index, default: [:]][contender] = await runner.a2(contender)
+        case "W1", "W2", "W3", "W4", "W5", "W6":
+            results[index, default: [:]][contender] = runner.swinjectShape(scenario.id, contender)
         case "R": results[index, default: [:]][contender] = runner.r(contender)
         case "M": results[index, default: [:]][contender] = runner.m(contender)
         default: fatalError("unknown scenario \(scenario.id)")
@@ -221,7 +230,18 @@ func quotient(_ a: Double?, _ b: Double?) -> Double? {
     return a / b
 }
 
-let ratios = [
+/// W1–W6: the same source against Swinject and against SyringeSwinject, and
+/// SyringeSwinject against Syringe's own API on the same shape.
+let swinjectShapeRatios = scenarios.filter { $0.id.hasPrefix("W") }.flatMap { row in
+    [
+        RunRatio(name: "\(row.id), Swinject / SyringeSwinject (the same source)",
+                 value: quotient(median(row.id, .swinject), median(row.id, .syringeSwinject)), limit: 15, atMost: false),
+        RunRatio(name: "\(row.id), SyringeSwinject / Syringe's own API",
+                 value: quotient(median(row.id, .syringeSwinject), median(row.id, .syringe)), limit: 1.5, atMost: true),
+    ]
+}
+
+let ratios = ([
     RunRatio(name: "S5 / S1, Syringe (nested resolves cost what single ones do)",
              value: quotient(median("S5", .syringe), median("S1", .syringe)), limit: 5.5, atMost: true),
     RunRatio(name: "S2 / the stored-reference floor",
@@ -240,7 +260,7 @@ let ratios = [
              value: quotient(median("A1", .syringe), median("S2", .syringe)), limit: 2, atMost: true),
     RunRatio(name: "A2 / S5, Syringe (a chain of async factories)",
              value: quotient(median("A2", .syringe), median("S5", .syringe)), limit: 2, atMost: true),
-].filter { $0.value != nil }
+] + swinjectShapeRatios).filter { $0.value != nil }
 
 // MARK: - Output
 
@@ -378,6 +398,10 @@ print("    request with the value and the unit of work (.container) registered i
 print("    work, already made in the scope, resolved again (Swinject: from the child container).")
 print("  • A1, A2: resolveAsync from an async loop; A1 an async .shared registration whose instance exists, A2 S5's chain")
 print("    with every factory async (a fifth of the ops). Swinject has no async resolution: no cells.")
+print("  • W1–W6: one source written against Swinject's API (Sources/SwinjectShapes), compiled once against Swinject")
+print("    (its column) and once against SyringeSwinject (the same files, SYRINGE_SWINJECT defined); the Syringe column")
+print("    is the same shape on Syringe's own API: S1–S5's workloads (.new for .transient, .shared for .container) and G1's.")
+print("    W6's repetitions are sized by time as the graph rows'.")
 print("  • R: \(Runner.registrationCount) registrations (1 000 types × unnamed + 9 names) into a fresh container per repetition,")
 print("    \(method.repetitions) repetitions (fewer ops than 10^6). M: growth of glibc mallinfo2 in-use bytes (incl. mmapped) over")
 print("    the same \(Runner.registrationCount) registrations, divided by \(Runner.registrationCount), 5 repetitions.")
