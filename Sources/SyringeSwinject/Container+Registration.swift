@@ -85,7 +85,7 @@ extension Container {
     }
 
     private func add<Service>(_ entry: ServiceEntry<Service>, name: String?, option: ServiceKeyOption?) {
-        entry.container = self
+        entry.link = link
         let key = ServiceKey(serviceType: Service.self, argumentsType: entry.argumentsType, name: name, option: option)
         publish(entry, key: key, isForward: false) { behavior in
             behavior.container(self, didRegisterType: Service.self, toService: entry, withName: name)

@@ -40,6 +40,8 @@ public final class Container: @unchecked Sendable {
     let recursiveLock: RecursiveLock
     let debugHelper: DebugHelper
     let defaultObjectScope: ObjectScope
+    /// What this container's entries know of it (see `ContainerLink`).
+    let link = ContainerLink()
 
     /// Guards the fields below and every table write.
     let writer = Lock()
@@ -57,6 +59,7 @@ public final class Container: @unchecked Sendable {
         self.defaultObjectScope = defaultObjectScope
         self.isSynchronized = synchronized
         self.recursiveLock = parent?.recursiveLock ?? RecursiveLock()
+        link.attach(self)
     }
 
     /// A container, optionally a child of `parent` (whose registrations it
@@ -82,6 +85,7 @@ public final class Container: @unchecked Sendable {
     }
 
     deinit {
+        link.clear()
         direct.destroy()
         forwarded.destroy()
     }

@@ -24,33 +24,50 @@ import Darwin
 /// by their entries first.
 @usableFromInline
 final class ResolutionState {
+    // Exclusivity is not checked at run time: a state is confined to its
+    // thread (reached through the thread's slot, never handed to another),
+    // and no access below stays open across a call that could re-enter it
+    // (factories, `initCompleted` and custom storages run between accesses,
+    // never inside one). The dynamic checks cost a third of a `.transient`
+    // resolve, as they did Syringe's ResolutionContext.
+
     /// Nesting of resolves (and of `withObjectGraph`) on this thread.
     @usableFromInline
+    @exclusivity(unchecked)
     var depth = 0
     /// The number of the graph being built; meaningful while `depth > 0`.
     @usableFromInline
+    @exclusivity(unchecked)
     var graph: UInt = 0
     /// Whether the graph's identifier was handed out (`currentObjectGraph`,
     /// `Lazy`, a custom storage): its instances must then stay findable.
+    @exclusivity(unchecked)
     var isExposed = false
     /// Whether the graph was entered by identifier, so that instances of its
     /// earlier resolves may be remembered by their entries.
     @usableFromInline
+    @exclusivity(unchecked)
     var isRestored = false
 
     /// Indexed by entry index; a slot belongs to the current graph when its
     /// stamp is `graph`.
     @usableFromInline
+    @exclusivity(unchecked)
     var slots: UnsafeMutablePointer<Slot>
     @usableFromInline
+    @exclusivity(unchecked)
     var capacity: Int
 
     /// The slots and custom storages the graphs in progress filled, in order.
+    @exclusivity(unchecked)
     private var touched: [Touched] = []
     /// Slots of an enclosing graph overwritten by a graph entered inside it.
+    @exclusivity(unchecked)
     private var shadowed: [(index: Int, slot: Slot)] = []
     /// Graph numbers reserved for this thread: `nextNumber..<lastNumber`.
+    @exclusivity(unchecked)
     private var nextNumber: UInt = 0
+    @exclusivity(unchecked)
     private var lastNumber: UInt = 0
 
     @usableFromInline

@@ -62,7 +62,8 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     /// entries without one take no lock.
     @usableFromInline
     let hasCompletion = Atomic<Bool>(false)
-    weak var container: Container?
+    /// The container it was registered in, for `implements`.
+    var link: ContainerLink?
 
     /// Guards everything below. Never held while user code runs, except a
     /// custom scope's storage, which the lock serialises.
@@ -157,7 +158,7 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     /// ```
     @discardableResult
     public func implements<T>(_ type: T.Type, name: String? = nil) -> ServiceEntry<Service> {
-        container?.forward(type, name: name, to: self)
+        link?.container?.forward(type, name: name, to: self)
         return self
     }
 

@@ -24,6 +24,16 @@ struct RegistrationTests {
         #expect(parent.resolve(Animal.self)?.name == "parent")
     }
 
+    @Test("an entry kept after its container is gone does not keep it, and implements then does nothing, as in Swinject")
+    func entryOutlivesItsContainer() {
+        var container: Container? = Container()
+        weak let gone = container
+        let entry = container!.register(Cat.self) { _ in Cat(name: "kept") }
+        container = nil
+        #expect(gone == nil)
+        #expect(entry.implements(Animal.self) === entry)
+    }
+
     @Test("names match by canonical equivalence, as Swift strings do")
     func canonicalNames() {
         let container = Container()
