@@ -140,7 +140,8 @@ syr_slot_name_bytes(const syr_slot_name *entry, size_t *length) {
 /// One generation of slots. Immutable in shape once published.
 typedef struct syr_storage {
     size_t mask;             // capacity - 1 (capacity is a power of two)
-    uint64_t hash_mask;      // ANDed into every hash; all ones unless a test forces collisions
+    uint64_t hash_mask;      // ANDed into every hash; bit 0 always clear (the named bit), the
+                             // others all ones unless a test forces collisions
     syr_slot_name *names;    // `capacity` entries, in the same block after the slots
     syr_slot slots[];        // 32-byte aligned: the header is 32 bytes
 } syr_storage;
@@ -172,11 +173,19 @@ syr_slot_value_load_acquire(const syr_slot *slot) {
     return __atomic_load_n(&slot->value, __ATOMIC_ACQUIRE);
 }
 
+/// Bit 63 of every key's hash: set, so that no hash is a slot state.
+#define SYR_FULL_HASH_BIT ((uint64_t)1 << 63)
+
 /// Hashes a key with XXH3: the two identity pointers as one 16-byte block,
-/// then the name bytes seeded with that hash. Bit 0 of the result is 1
-/// exactly when the key has a name, so equal hashes imply that both keys are
-/// named or both are not, and an unnamed lookup never reads a name. Never
-/// returns a slot state.
+/// then the name bytes seeded with that hash, ANDed with `hash_mask`, whose
+/// bit 0 must be clear (every storage's is).
+///
+/// Bit 0 of the result is 1 exactly when the key has a name, so equal hashes
+/// imply that both keys are named or both are not, and an unnamed lookup
+/// never reads a name. Bit 63 is always 1, which keeps every hash above the
+/// slot states with one OR instead of a compare on each lookup; the slot
+/// index is taken from the low bits, so the bit it overwrites costs only one
+/// bit of the full-hash comparison.
 SYR_INLINE uint64_t
 syr_key_hash(const void *type, const void *signature, const void *name,
              size_t name_len, uint64_t hash_mask) {
@@ -186,9 +195,7 @@ syr_key_hash(const void *type, const void *signature, const void *name,
     if (named) {
         h = XXH3_64bits_withSeed(name, name_len, h);
     }
-    h = (h & hash_mask & ~(uint64_t)1) | named;
-    // Adding 2 lifts a slot state to a full hash and keeps bit 0.
-    return syr_slot_is_full(h) ? h : h + 2;
+    return (h & hash_mask) | named | SYR_FULL_HASH_BIT;
 }
 
 /// Whether the full slot `index` of `storage` holds the key whose hash is
@@ -222,14 +229,17 @@ syr_table_lookup(const syr_table *table, const void *type, const void *signature
     for (;;) {
         const syr_slot *slot = &storage->slots[index];
         const uint64_t sh = syr_slot_hash_load_acquire(slot);
-        if (sh == SYR_SLOT_EMPTY) {
-            return NULL;
-        }
-        if (sh == h && syr_slot_matches(storage, index, type, signature, name, name_len)) {
-            void *value = syr_slot_value_load_acquire(slot);
-            if (value != NULL) {
-                return value;
+        // The hash first: `h` is never a slot state, so a hit needs no other
+        // test of `sh`, and the EMPTY test is paid only on a mismatch.
+        if (sh == h) {
+            if (syr_slot_matches(storage, index, type, signature, name, name_len)) {
+                void *value = syr_slot_value_load_acquire(slot);
+                if (value != NULL) {
+                    return value;
+                }
             }
+        } else if (sh == SYR_SLOT_EMPTY) {
+            return NULL;
         }
         index = (index + 1) & storage->mask;
     }

@@ -24,7 +24,8 @@ size_t syr_table_capacity(const syr_table *table);
 /// is not full. With syr_table_capacity this walks every value.
 void *syr_table_value_at(const syr_table *table, size_t index);
 
-/// Every hash is ANDed with `mask`; bit 0 (named or not) is kept. With 0,
+/// Every hash is ANDed with `mask`; bit 0 (named or not) is kept, whatever
+/// `mask` says of it, and so is bit 63 (see syr_key_hash). With 0,
 /// every unnamed key collides with every other, and every named key with
 /// every other. Rebuilds the table. Returns 0, or -1 when memory is exhausted.
 int syr_table_set_hash_mask(syr_table *table, uint64_t mask);

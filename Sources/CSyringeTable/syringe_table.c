@@ -259,6 +259,9 @@ static syr_violation syr_check_table(const syr_table *table) {
     if (storage->hash_mask != table->hash_mask) {
         return syr_violated("the storage's hash mask is not the table's", SYR_NO_SLOT);
     }
+    if (storage->hash_mask & 1) {
+        return syr_violated("the hash mask has the named bit set", SYR_NO_SLOT);
+    }
     size_t full = 0, tombstones = 0;
     for (size_t index = 0; index <= storage->mask; index++) {
         syr_violation violation = syr_check_slot(storage, index);
@@ -418,7 +421,7 @@ syr_table *syr_table_create(size_t expected) {
     if (table == NULL) {
         return NULL;
     }
-    table->hash_mask = UINT64_MAX;
+    table->hash_mask = ~(uint64_t)1;  // everything but the named bit (see syr_key_hash)
     syr_storage *storage = syr_storage_alloc(expected, table->hash_mask);
     if (storage == NULL) {
         free(table);
@@ -551,7 +554,8 @@ void *syr_table_value_at(const syr_table *table, size_t index) {
 
 int syr_table_set_hash_mask(syr_table *table, uint64_t mask) {
     uint64_t previous = table->hash_mask;
-    table->hash_mask = mask;
+    // Bit 0 is the named bit, which syr_key_hash ORs in after the mask.
+    table->hash_mask = mask & ~(uint64_t)1;
     if (syr_rebuild(table, table->count) != 0) {
         table->hash_mask = previous;
         return -1;

@@ -41,16 +41,16 @@ private func overcountThenInsert() {
     insertUnnamed(table, type: 1)
 }
 
-/// A probe run: with hash mask 0 every unnamed key's home is slot 2, so the
-/// keys of types 1 and 2 sit in slots 2 and 3. Emptying slot 2 hides type 2
-/// from the next insert of it, which lands in slot 2 again: the check of the
-/// written slot's run finds the key twice.
+/// A probe run: with hash mask 0 every unnamed key's hash is bit 63 alone and
+/// its home slot 0, so the keys of types 1 and 2 sit in slots 0 and 1.
+/// Emptying slot 0 hides type 2 from the next insert of it, which lands in
+/// slot 0 again: the check of the written slot's run finds the key twice.
 private func emptySlotThenInsert() {
     let table = syr_table_create(0)!
     _ = syr_table_set_hash_mask(table, 0)
     insertUnnamed(table, type: 1)
     insertUnnamed(table, type: 2)
-    setSlotHash(table, 2, SYR_SLOT_EMPTY)
+    setSlotHash(table, 0, SYR_SLOT_EMPTY)
     insertUnnamed(table, type: 2)
 }
 
@@ -95,7 +95,7 @@ struct TableInternalCheckTests {
             emptySlotThenInsert()
         }
         #expect(standardError(emptied).contains(
-            "syringe_table: invariant broken after insert: slot 3: a key is stored twice in its probe run"))
+            "syringe_table: invariant broken after insert: slot 1: a key is stored twice in its probe run"))
 
         let nameless = await #expect(processExitsWith: .signal(SIGABRT), observing: [\.standardErrorContent]) {
             dirtyInlineNameThenRebuild()

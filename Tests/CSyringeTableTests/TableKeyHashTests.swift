@@ -16,7 +16,7 @@ struct KnownKeyHash: Sendable, CustomTestStringConvertible {
 
 /// Known answers for `syr_key_hash`, so a change to the hash (the XXH3
 /// variant, the order of the identity words, the seeding, the masking or the
-/// lift above the slot states) cannot go unnoticed: the table's own tests
+/// bit that keeps it above the slot states) cannot go unnoticed: the table's own tests
 /// only see that equal keys hash equally.
 ///
 /// The expected values come from Python's `xxhash` package (4.1.0, which
@@ -27,12 +27,11 @@ struct KnownKeyHash: Sendable, CustomTestStringConvertible {
 /// ```python
 /// import struct, xxhash
 ///
-/// def syr_key_hash(type_, signature, name, mask=2**64 - 1):
+/// def syr_key_hash(type_, signature, name, mask=2**64 - 2):  # bit 0 clear, as in every storage
 ///     h = xxhash.xxh3_64_intdigest(struct.pack("<QQ", type_, signature))
 ///     if name is not None:
 ///         h = xxhash.xxh3_64_intdigest(name, seed=h)
-///     h = (h & mask & ~1) | (name is not None)
-///     return h + 2 if h < 2 else h
+///     return (h & mask) | (name is not None) | (1 << 63)
 ///
 /// T, S = 0x7F3A_1C20_4000, 0x7F3A_1C20_8010
 /// LONG = bytes((i * 7 + 1) & 0xFF for i in range(300))
@@ -46,35 +45,36 @@ struct TableKeyHashTests {
     static let longName = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
     static let nulName: [UInt8] = [0x61, 0, 0x62, 0]
 
+    /// Every storage's mask: all but bit 0, the named bit.
+    static let noMask: UInt64 = ~1
+
     static let cases: [KnownKeyHash] = [
         KnownKeyHash(label: "unnamed", type: type, signature: signature, name: nil,
-                     mask: .max, expected: 0x55D4_4FE8_8440_3746),
+                     mask: noMask, expected: 0xD5D4_4FE8_8440_3746),
         KnownKeyHash(label: "type and signature swapped", type: signature, signature: type, name: nil,
-                     mask: .max, expected: 0xCB23_4370_2D4C_E176),
+                     mask: noMask, expected: 0xCB23_4370_2D4C_E176),
         KnownKeyHash(label: "empty name", type: type, signature: signature, name: [],
-                     mask: .max, expected: 0x1CDC_77FB_E14D_FEDF),
+                     mask: noMask, expected: 0x9CDC_77FB_E14D_FEDF),
         KnownKeyHash(label: "short ASCII name", type: type, signature: signature, name: Array("primary".utf8),
-                     mask: .max, expected: 0x1DB0_6163_D923_AF63),
+                     mask: noMask, expected: 0x9DB0_6163_D923_AF63),
         KnownKeyHash(label: "300-byte name", type: type, signature: signature, name: longName,
-                     mask: .max, expected: 0x97E7_4831_406B_A6C7),
+                     mask: noMask, expected: 0x97E7_4831_406B_A6C7),
         KnownKeyHash(label: "name with NUL bytes", type: type, signature: signature, name: nulName,
-                     mask: .max, expected: 0xFE88_4F16_8045_D5D1),
-        // Masked: bit 0 still says named or not, and a result that would be a
-        // slot state (0 or 1) is lifted by 2.
+                     mask: noMask, expected: 0xFE88_4F16_8045_D5D1),
+        // Masked: bit 0 still says named or not, and bit 63 keeps the result
+        // above the slot states (0 and 1) even where the mask leaves nothing.
         KnownKeyHash(label: "unnamed, mask 0", type: type, signature: signature, name: nil,
-                     mask: 0, expected: 2),
+                     mask: 0, expected: 0x8000_0000_0000_0000),
         KnownKeyHash(label: "named, mask 0", type: type, signature: signature, name: Array("primary".utf8),
-                     mask: 0, expected: 3),
-        KnownKeyHash(label: "named, mask 1", type: type, signature: signature, name: Array("primary".utf8),
-                     mask: 1, expected: 3),
-        KnownKeyHash(label: "empty name, mask 0x7", type: type, signature: signature, name: [],
-                     mask: 0x7, expected: 7),
-        KnownKeyHash(label: "name with NUL bytes, mask 0x7 (1, lifted to 3)", type: type, signature: signature,
-                     name: nulName, mask: 0x7, expected: 3),
-        KnownKeyHash(label: "unnamed, mask 0x00FF_FFFF_FFFF_FFFF", type: type, signature: signature, name: nil,
-                     mask: 0x00FF_FFFF_FFFF_FFFF, expected: 0x00D4_4FE8_8440_3746),
+                     mask: 0, expected: 0x8000_0000_0000_0001),
+        KnownKeyHash(label: "empty name, mask 0x6", type: type, signature: signature, name: [],
+                     mask: 0x6, expected: 0x8000_0000_0000_0007),
+        KnownKeyHash(label: "name with NUL bytes, mask 0x6", type: type, signature: signature,
+                     name: nulName, mask: 0x6, expected: 0x8000_0000_0000_0001),
+        KnownKeyHash(label: "unnamed, mask 0x00FF_FFFF_FFFF_FFFE", type: type, signature: signature, name: nil,
+                     mask: 0x00FF_FFFF_FFFF_FFFE, expected: 0x80D4_4FE8_8440_3746),
         KnownKeyHash(label: "300-byte name, mask 0xFFFF_0000", type: type, signature: signature, name: longName,
-                     mask: 0xFFFF_0000, expected: 0x406B_0001),
+                     mask: 0xFFFF_0000, expected: 0x8000_0000_406B_0001),
     ]
 
     @Test("syr_key_hash matches an independent implementation", arguments: cases)
