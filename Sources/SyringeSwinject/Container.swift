@@ -88,6 +88,13 @@ public final class Container: @unchecked Sendable {
         link.clear()
         direct.destroy()
         forwarded.destroy()
+        // Retired, not released: a graph in progress on this thread (a
+        // factory that made this container and let it go) may still hold
+        // these entries in its slots, unretained, and their indices must not
+        // be reused before it ends. Every graph ends inside a read-side
+        // section, which the reclaimer waits for, as for `removeAll`.
+        registry.values.forEach { Syringe.Reclamation.retire($0) }
+        Syringe.Reclamation.poll()
     }
 
     // MARK: Writers
@@ -263,15 +270,18 @@ public final class Container: @unchecked Sendable {
             let value = Unmanaged.passUnretained(entry as AnyObject).toOpaque()
             // A key has one entry: a forward replaces a registration of the
             // same key and the other way round, as in Swinject's one dictionary.
+            // The new table first, then the other: a resolve racing this
+            // finds the old entry or the new one, never neither (which would
+            // be a nil, or a parent's registration).
             if key.option == nil {
                 let type = identity(key.serviceType), arguments = identity(key.argumentsType)
                 if isForward {
-                    _ = direct.remove(type: type, arguments: arguments, name: key.name)
-                    _ = forwarded.insert(type: type, arguments: arguments, name: key.name, value)
                     hasForwards.store(true, ordering: .releasing)
+                    _ = forwarded.insert(type: type, arguments: arguments, name: key.name, value)
+                    _ = direct.remove(type: type, arguments: arguments, name: key.name)
                 } else {
-                    _ = forwarded.remove(type: type, arguments: arguments, name: key.name)
                     _ = direct.insert(type: type, arguments: arguments, name: key.name, value)
+                    _ = forwarded.remove(type: type, arguments: arguments, name: key.name)
                 }
             }
             return registry.updateValue(entry, forKey: key)

@@ -35,7 +35,8 @@ extension Container {
     /// Where the container's diagnostics go: failed resolves with the
     /// registrations that were available, and circular dependencies that
     /// never end. By default they are printed when the environment variable
-    /// `SWINJECT_LOGGING_ENABLED` is `1`, as Swinject does; set a function to
+    /// `SWINJECT_LOGGING_ENABLED` is `1` when the first is logged (Swinject
+    /// reads it at each message), and it is nil otherwise; set a function to
     /// send them elsewhere, or nil to turn them off.
     ///
     /// ```swift
@@ -50,11 +51,18 @@ extension Container {
     // Syringe's pthread lock rather than `Mutex`, which ThreadSanitizer does
     // not see on Linux.
     private static let loggingLock = Lock()
-    nonisolated(unsafe) private static var loggingStorage: (@Sendable (String) -> Void)? = { message in
-        if let enabled = getenv("SWINJECT_LOGGING_ENABLED"), String(cString: enabled) == "1" {
-            print(message)
+    nonisolated(unsafe) private static var loggingStorage: (@Sendable (String) -> Void)? = printIfEnabled
+
+    /// The default: `print`, when `SWINJECT_LOGGING_ENABLED` is `1`, read once
+    /// (Swinject reads it on every message). Nil otherwise, so that a failed
+    /// resolve with logging off describes nothing: listing every registration
+    /// takes each ancestor's writer lock and builds a string per entry.
+    private static let printIfEnabled: (@Sendable (String) -> Void)? = {
+        guard let enabled = getenv("SWINJECT_LOGGING_ENABLED"), String(cString: enabled) == "1" else {
+            return nil
         }
-    }
+        return { print($0) }
+    }()
 
     static func log(_ message: String) {
         loggingFunction?(message)

@@ -51,11 +51,20 @@ final class Guarded<Value>: @unchecked Sendable {
 }
 
 /// Collects log lines sent to `Container.loggingFunction` while `body` runs.
+///
+/// The logging function is one for the whole process: captures run one at a
+/// time, so that each restores what the one before it installed, and tests
+/// running in parallel may still log meanwhile (the stress tests' misses), so
+/// a caller looks only for lines about its own request.
 func loggedLines(_ body: () -> Void) -> [String] {
-    let lines = Guarded<[String]>([])
-    let saved = Container.loggingFunction
-    Container.loggingFunction = { line in lines.withLock { $0.append(line) } }
-    defer { Container.loggingFunction = saved }
-    body()
-    return lines.withLock { $0 }
+    capturingLog.withLock { _ in
+        let lines = Guarded<[String]>([])
+        let saved = Container.loggingFunction
+        Container.loggingFunction = { line in lines.withLock { $0.append(line) } }
+        defer { Container.loggingFunction = saved }
+        body()
+        return lines.withLock { $0 }
+    }
 }
+
+private let capturingLog = Guarded<Void>(())

@@ -7,8 +7,10 @@ struct GraphTests {
     func restorableGraphIsWeak() {
         let container = Container()
         var graph: GraphIdentifier?
+        var made = 0
         container.register(Node.self) { r in
             graph = (r as! Container).currentObjectGraph
+            made += 1
             return Node()
         }
         weak var released: Node?
@@ -19,8 +21,38 @@ struct GraphTests {
             #expect(container.resolve(Node.self) === node)
         }
         #expect(released == nil)
+        #expect(made == 1)
         container.restoreObjectGraph(graph!)
-        #expect(container.resolve(Node.self) != nil)
+        _ = container.resolve(Node.self)
+        #expect(made == 2, "the graph kept nothing once its node was freed: a new one is made")
+    }
+
+    @Test("containers made and let go inside one graph keep their entries' slots apart until it ends")
+    func containersFreedInsideAGraph() async {
+        // In a process of its own: entry indices are process-wide. Before the
+        // fix the second container's entry took the first's freed index and
+        // was handed the first's instance, as the wrong type.
+        await #expect(processExitsWith: .success) {
+            final class First { let name = "first" }
+            final class Second { let value = 42 }
+            let app = Container()
+            app.register(Node.self) { _ in
+                var seen: [String] = []
+                for round in 0..<2 {
+                    let throwaway = Container()
+                    if round == 0 {
+                        throwaway.register(First.self) { _ in First() }
+                        seen.append(throwaway.resolve(First.self)!.name)
+                    } else {
+                        throwaway.register(Second.self) { _ in Second() }
+                        seen.append(String(throwaway.resolve(Second.self)!.value))
+                    }
+                }
+                precondition(seen == ["first", "42"], "\(seen)")
+                return Node()
+            }
+            _ = app.resolve(Node.self)
+        }
     }
 
     @Test("a graph that never handed out its identifier keeps nothing after it ends")

@@ -31,7 +31,7 @@ struct RegistrationTests {
         let entry = container!.register(Cat.self) { _ in Cat(name: "kept") }
         container = nil
         #expect(gone == nil)
-        #expect(entry.implements(Animal.self) === entry)
+        entry.implements(Animal.self)  // reaches no container: nothing to register into, and no crash
     }
 
     @Test("names match by canonical equivalence, as Swift strings do")
@@ -93,9 +93,9 @@ struct RegistrationTests {
     func failedResolveIsLogged() {
         let container = Container()
         container.register(Animal.self, name: "cat") { _ in Cat() }
-        let lines = loggedLines { _ = container.resolve(Animal.self, name: "dog") }
+        let lines = loggedLines { _ = container.resolve(Animal.self, name: "failedResolveIsLogged") }
+            .filter { $0.contains("Name: \"failedResolveIsLogged\"") }
         #expect(lines.count == 1)
-        #expect(lines.first?.contains("Name: \"dog\"") == true)
         #expect(lines.first?.contains("Name: \"cat\"") == true)
     }
 }
