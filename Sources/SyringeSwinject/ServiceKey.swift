@@ -11,7 +11,7 @@
 /// }
 /// container._register(UIViewController.self, factory: { (r: Resolver) in Login() }, option: Storyboard(name: "Main"))
 /// ```
-public protocol ServiceKeyOption: CustomStringConvertible, Sendable {
+public protocol ServiceKeyOption: CustomStringConvertible {
     /// Whether this option equals `another`.
     func isEqualTo(_ another: ServiceKeyOption) -> Bool
     /// Hashes the option's essential components.
