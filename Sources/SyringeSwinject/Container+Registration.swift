@@ -12,15 +12,18 @@ extension Container {
     /// container.register(Animal.self, name: "dog") { _ in Dog() }
     /// container.register(Person.self) { r in PetOwner(pet: r.resolve(Animal.self)!) }
     /// ```
+    @inlinable
     @discardableResult
     public func register<Service>(
         _ serviceType: Service.Type,
         name: String? = nil,
         factory: @escaping (Resolver) -> Service
     ) -> ServiceEntry<Service> {
-        register(serviceType, name: name, argumentsType: (any Resolver).self, factory: factory) { (resolver: Resolver) -> Any in
+        register(serviceType, name: name, argumentsType: (any Resolver).self, untyped: { (resolver: Resolver) -> Any in
             factory(resolver)
-        }
+        }, make: { resolver, _ in
+            factory(resolver)
+        })
     }
 
     /// Registers a factory in Swinject's untyped form, for extensions of the
@@ -58,33 +61,37 @@ extension Container {
         }
     }
 
-    /// The registration core with a typed factory: `argumentsType` is the
-    /// key's `(Resolver, Arg1, …)`, `factory` takes the arguments one by
-    /// one, and `untyped` is the same factory in Swinject's `(Arguments) ->
-    /// Any` form, which `_resolve`'s invoker receives.
-    func register<Service, each Argument>(
+    /// The registration core: `argumentsType` is the key's `(Resolver,
+    /// Arg1, …)`, `untyped` the factory in Swinject's `(Arguments) -> Any`
+    /// form, which `_resolve`'s invoker receives, and `make` the same factory
+    /// reading its runtime arguments from the tuple a resolve points to (the
+    /// key guarantees the tuple's type). Inlined into the caller, so that
+    /// `make` and the entry's producer are specialised for its types; `make`
+    /// calls the user's factory directly, as a factory passed through a
+    /// function generic over its arguments would be called through a
+    /// reabstraction thunk that copies the `Resolver`.
+    @inlinable
+    func register<Service>(
         _ serviceType: Service.Type,
         name: String?,
         argumentsType: Any.Type,
-        factory: @escaping (Resolver, repeat each Argument) -> Service,
-        untyped: Any
+        untyped: Any,
+        make: @escaping (Resolver, UnsafeRawPointer) -> Service?
     ) -> ServiceEntry<Service> {
         let entry = ServiceEntry(
             serviceType: serviceType,
             argumentsType: argumentsType,
             factory: untyped,
-            make: { resolver, arguments in
-                // The key's arguments type guarantees what `arguments` points to.
-                let tuple = arguments.assumingMemoryBound(to: (repeat each Argument).self).pointee
-                return factory(resolver, repeat each tuple)
-            },
-            objectScope: defaultObjectScope
+            make: make,
+            objectScope: defaultObjectScope,
+            producer: ServiceEntry<Service>.producer
         )
         add(entry, name: name, option: nil)
         return entry
     }
 
-    private func add<Service>(_ entry: ServiceEntry<Service>, name: String?, option: ServiceKeyOption?) {
+    @usableFromInline
+    func add<Service>(_ entry: ServiceEntry<Service>, name: String?, option: ServiceKeyOption?) {
         entry.link = link
         let key = ServiceKey(serviceType: Service.self, argumentsType: entry.argumentsType, name: name, option: option)
         publish(entry, key: key, isForward: false) { behavior in

@@ -38,26 +38,79 @@ extension Container {
             return resolveSlowly(Service.self, name: name, argumentsType: argumentsType, repeat each arguments)
         }
         // Found in a table of registrations made for `Service` itself, so
-        // the entry is a ServiceEntry<Service>.
-        let entry = Unmanaged<ServiceEntry<Service>>.fromOpaque(found)
-        if let instance = entry._withUnsafeGuaranteedRef({ $0.containerInstance() }) {
-            return instance
+        // the entry is a ServiceEntry<Service> and its producer makes a
+        // `Service`. Nothing here names a generic type but `Service`
+        // (see _ServiceEntryCore for why).
+        let producer = Unmanaged<_ServiceEntryCore>.fromOpaque(found)._withUnsafeGuaranteedRef { $0.producer }
+        // The instance is made into `scratch`, big enough for a class
+        // reference or a small struct (a larger value goes to a heap cell).
+        // No closure returning `Service?` and no `withUnsafeTemporaryAllocation`
+        // (which goes through a `Result<Service?, Never>`): where this runs
+        // unspecialised, either would cost a metadata lookup.
+        var scratch: (Int, Int, Int, Int) = (0, 0, 0, 0)
+        guard MemoryLayout<Service>.size <= MemoryLayout.size(ofValue: scratch),
+              MemoryLayout<Service>.alignment <= MemoryLayout.alignment(ofValue: scratch) else {
+            return produceLarge(Service.self, producer: producer, entry: found, repeat each arguments)
         }
-        return withUnsafePointer(to: (repeat each arguments)) { tuple in
-            produce(entry, arguments: UnsafeRawPointer(tuple))
+        let made = withUnsafePointer(to: (repeat each arguments)) { tuple in
+            producer(self, found, UnsafeRawPointer(tuple), &scratch)
         }
+        guard made else {
+            return nil
+        }
+        return moveInstance(from: &scratch, as: Service.self)
+    }
+
+    /// The instance a producer made at `address`, moved out.
+    @inlinable
+    @inline(__always)
+    func moveInstance<Service>(from address: UnsafeMutableRawPointer, as _: Service.Type) -> Service {
+        address.assumingMemoryBound(to: Service.self).move()
+    }
+
+    /// A found entry whose service is too large for the inline scratch.
+    @usableFromInline
+    func produceLarge<Service, each Argument>(
+        _: Service.Type,
+        producer: _ServiceEntryCore.Producer,
+        entry: UnsafeMutableRawPointer,
+        _ arguments: repeat each Argument
+    ) -> Service? {
+        let out = UnsafeMutablePointer<Service>.allocate(capacity: 1)
+        defer { out.deallocate() }
+        let made = withUnsafePointer(to: (repeat each arguments)) { tuple in
+            producer(self, entry, UnsafeRawPointer(tuple), UnsafeMutableRawPointer(out))
+        }
+        guard made else {
+            return nil
+        }
+        return out.move()
     }
 
     /// Finds the entry registered for exactly this service type, here or in
     /// an ancestor; nil when there is none, or when a forward of the same key
     /// comes first (the slow path resolves those). Lock-free.
-    @usableFromInline
+    /// The common case, an unnamed key registered in this container, is
+    /// inlined: one probe of the table.
+    @inlinable
+    @inline(__always)
     func locate(type: UnsafeRawPointer, arguments: UnsafeRawPointer, name: String?) -> UnsafeMutableRawPointer? {
+        if name == nil, let found = direct.lookup(type: type, arguments: arguments) {
+            return found
+        }
+        return locateSlowly(type: type, arguments: arguments, name: name)
+    }
+
+    /// `locate` past its inlined probe (which a named key skips).
+    @usableFromInline
+    func locateSlowly(type: UnsafeRawPointer, arguments: UnsafeRawPointer, name: String?) -> UnsafeMutableRawPointer? {
         var container = Unmanaged.passUnretained(self)
+        var probed = name == nil
         while true {
             let step: (found: UnsafeMutableRawPointer?, stop: Bool, parent: Unmanaged<Container>?) = container._withUnsafeGuaranteedRef { current in
-                let found = name.map { current.direct.lookup(type: type, arguments: arguments, named: $0) }
+                let found = probed ? nil : name.map { current.direct.lookup(type: type, arguments: arguments, named: $0) }
                     ?? current.direct.lookup(type: type, arguments: arguments)
+                probed = false
                 if found != nil {
                     return (found, true, nil)
                 }
@@ -85,22 +138,21 @@ extension Container {
     }
 
     /// Runs a found entry's scope with its typed factory. Specialised for
-    /// `Service` in the caller's module but kept out of line, so that the
-    /// inlined part of a resolve stays a lookup and a load.
+    /// `Service` where its producer was made, and kept out of line there, so
+    /// that a producer stays a load and a call.
     @inlinable
     @inline(never)
-    func produce<Service>(_ entry: Unmanaged<ServiceEntry<Service>>, arguments: UnsafeRawPointer) -> Service? {
-        entry._withUnsafeGuaranteedRef { entry in
-            guard let make = entry.make else {
-                return entry.produceAny(in: self, arguments: arguments, make: nil) as? Service
-            }
-            return produce(entry) { resolver in make(resolver, arguments) }
+    func produce<Service>(_ entry: ServiceEntry<Service>, arguments: UnsafeRawPointer) -> Service? {
+        guard let make = entry.make else {
+            return entry.produceAny(in: self, arguments: arguments, make: nil) as? Service
         }
+        return produce(entry, arguments: arguments, make: make)
     }
 
-    /// Runs `entry`'s scope, with `make` as its factory: steps 1–4 above.
+    /// Runs `entry`'s scope, with `make` (applied to `arguments`) as its
+    /// factory: steps 1–4 above.
     @inlinable
-    func produce<Service>(_ entry: ServiceEntry<Service>, make: (Resolver) -> Service?) -> Service? {
+    func produce<Service>(_ entry: ServiceEntry<Service>, arguments: UnsafeRawPointer, make: (Resolver, UnsafeRawPointer) -> Service?) -> Service? {
         if isSynchronized {
             recursiveLock.lock()
         }
@@ -109,18 +161,19 @@ extension Container {
                 recursiveLock.unlock()
             }
         }
-        let state = ResolutionState.current
-        if state.depth == 0 {
-            // The outermost resolve: it owns a graph, new or restored.
-            let frame = state.enter(takePendingGraph())
-            defer { state.leave(frame) }
-            return produceInGraph(entry, state: state, make: make)
+        return ResolutionState.unmanagedCurrent._withUnsafeGuaranteedRef { state in
+            if state.depth == 0 {
+                // The outermost resolve: it owns a graph, new or restored.
+                state.enterOutermost(hasPendingGraph.load(ordering: .acquiring) ? takePendingGraph() : nil)
+                defer { state.leaveOutermost() }
+                return produceInGraph(entry, state: state, arguments: arguments, make: make)
+            }
+            return produceInGraph(entry, state: state, arguments: arguments, make: make)
         }
-        return produceInGraph(entry, state: state, make: make)
     }
 
     @inlinable
-    func produceInGraph<Service>(_ entry: ServiceEntry<Service>, state: ResolutionState, make: (Resolver) -> Service?) -> Service? {
+    func produceInGraph<Service>(_ entry: ServiceEntry<Service>, state: ResolutionState, arguments: UnsafeRawPointer, make: (Resolver, UnsafeRawPointer) -> Service?) -> Service? {
         guard state.depth < Self.maximumDepth else {
             return tooDeep(Service.self)
         }
@@ -128,42 +181,46 @@ extension Container {
         defer { state.depth -= 1 }
         switch ScopeKind(rawValue: entry.scope.load(ordering: .acquiring)).unsafelyUnwrapped {
         case .transient:
-            guard let made = make(self) else {
+            // One `Resolver` for the factory and `initCompleted`: making the
+            // existential retains the container.
+            let resolver: Resolver = self
+            guard let made = make(resolver, arguments) else {
                 return nil
             }
-            entry.completeInitialisation(made, resolver: self)
+            entry.completeInitialisation(made, resolver: resolver)
             return made
         case .graph:
             if let existing = state.graphInstance(entry.index, as: Service.self) {
                 return existing
             }
-            return produceInGraphSlowly(entry, state: state, make: make)
+            return produceInGraphSlowly(entry, state: state, arguments: arguments, make: make)
         case let kind:
-            return produceShared(entry, kind: kind, state: state, make: make)
+            return produceShared(entry, kind: kind, state: state, arguments: arguments, make: make)
         }
     }
 
     /// A `.graph` instance this graph does not have yet.
     @inlinable
     @inline(never)
-    func produceInGraphSlowly<Service>(_ entry: ServiceEntry<Service>, state: ResolutionState, make: (Resolver) -> Service?) -> Service? {
+    func produceInGraphSlowly<Service>(_ entry: ServiceEntry<Service>, state: ResolutionState, arguments: UnsafeRawPointer, make: (Resolver, UnsafeRawPointer) -> Service?) -> Service? {
         if let restored = entry.restoredInstance(in: state) {
             return restored
         }
-        guard let made = make(self) else {
+        let resolver: Resolver = self
+        guard let made = make(resolver, arguments) else {
             return nil
         }
         if let stored = state.graphInstance(entry.index, as: Service.self) {
             return stored
         }
         state.setGraphInstance(made, entry.index, entry: entry)
-        entry.completeInitialisation(made, resolver: self)
+        entry.completeInitialisation(made, resolver: resolver)
         return made
     }
 
     /// `.container`, `.weak` and custom scopes: under the entry's claim.
     @usableFromInline
-    func produceShared<Service>(_ entry: ServiceEntry<Service>, kind: ScopeKind, state: ResolutionState, make: (Resolver) -> Service?) -> Service? {
+    func produceShared<Service>(_ entry: ServiceEntry<Service>, kind: ScopeKind, state: ResolutionState, arguments: UnsafeRawPointer, make: (Resolver, UnsafeRawPointer) -> Service?) -> Service? {
         if let stored = entry.storedInstance(in: state, kind: kind) {
             return stored
         }
@@ -180,7 +237,8 @@ extension Container {
             // Made by the thread this one waited for.
             return stored
         }
-        guard let made = make(self) else {
+        let resolver: Resolver = self
+        guard let made = make(resolver, arguments) else {
             return nil
         }
         if let stored = entry.storedInstance(in: state, kind: kind) {
@@ -189,7 +247,7 @@ extension Container {
         let kept = entry.store(made, in: state, kind: kind)
         // Released before `initCompleted`, which may resolve anything.
         release()
-        entry.completeInitialisation(kept, resolver: self)
+        entry.completeInitialisation(kept, resolver: resolver)
         return kept
     }
 

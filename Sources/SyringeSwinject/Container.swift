@@ -39,6 +39,7 @@ public final class Container: @unchecked Sendable {
     @usableFromInline
     let recursiveLock: RecursiveLock
     let debugHelper: DebugHelper
+    @usableFromInline
     let defaultObjectScope: ObjectScope
     /// What this container's entries know of it (see `ContainerLink`).
     let link = ContainerLink()

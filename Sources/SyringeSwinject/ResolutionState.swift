@@ -41,6 +41,7 @@ final class ResolutionState {
     var graph: UInt = 0
     /// Whether the graph's identifier was handed out (`currentObjectGraph`,
     /// `Lazy`, a custom storage): its instances must then stay findable.
+    @usableFromInline
     @exclusivity(unchecked)
     var isExposed = false
     /// Whether the graph was entered by identifier, so that instances of its
@@ -59,16 +60,20 @@ final class ResolutionState {
     var capacity: Int
 
     /// The slots and custom storages the graphs in progress filled, in order.
+    @usableFromInline
     @exclusivity(unchecked)
-    private var touched: [Touched] = []
+    var touched: [Touched] = []
     /// Slots of an enclosing graph overwritten by a graph entered inside it.
+    @usableFromInline
     @exclusivity(unchecked)
-    private var shadowed: [(index: Int, slot: Slot)] = []
+    var shadowed: [(index: Int, slot: Slot)] = []
     /// Graph numbers reserved for this thread: `nextNumber..<lastNumber`.
+    @usableFromInline
     @exclusivity(unchecked)
-    private var nextNumber: UInt = 0
+    var nextNumber: UInt = 0
+    @usableFromInline
     @exclusivity(unchecked)
-    private var lastNumber: UInt = 0
+    var lastNumber: UInt = 0
 
     @usableFromInline
     struct Slot {
@@ -78,7 +83,8 @@ final class ResolutionState {
         var box: AnyObject?
     }
 
-    private struct Touched {
+    @usableFromInline
+    struct Touched {
         let index: Int
         /// Unretained: the entry lives at least until the read-side section
         /// the graph runs in ends, and the graph ends first.
@@ -94,6 +100,15 @@ final class ResolutionState {
         let isRestored: Bool
         let touched: Int
         let shadowed: Int
+
+        @usableFromInline
+        init(graph: UInt, isExposed: Bool, isRestored: Bool, touched: Int, shadowed: Int) {
+            self.graph = graph
+            self.isExposed = isExposed
+            self.isRestored = isRestored
+            self.touched = touched
+            self.shadowed = shadowed
+        }
     }
 
     private init() {
@@ -109,13 +124,19 @@ final class ResolutionState {
 
     /// This thread's state, unretained: the thread's slot holds it until the
     /// thread exits.
+    static var current: ResolutionState {
+        unmanagedCurrent.takeUnretainedValue()
+    }
+
+    /// This thread's state, for `_withUnsafeGuaranteedRef`: a resolve uses
+    /// it without retaining and releasing it.
     @inlinable
     @inline(__always)
-    static var current: ResolutionState {
+    static var unmanagedCurrent: Unmanaged<ResolutionState> {
         if let raw = syr_thread_get(SYR_THREAD_SLOT_SWINJECT) {
-            return Unmanaged<ResolutionState>.fromOpaque(raw).takeUnretainedValue()
+            return Unmanaged<ResolutionState>.fromOpaque(raw)
         }
-        return makeCurrent()
+        return Unmanaged.passUnretained(makeCurrent())
     }
 
     @usableFromInline
@@ -150,6 +171,35 @@ final class ResolutionState {
         }
         depth += 1
         return frame
+    }
+
+    /// `enter` for an outermost resolve, when nothing is in progress on
+    /// this thread (`depth == 0`, so no slot or storage is touched and no
+    /// graph needs saving): inlined, as every resolve from outside a factory
+    /// starts here.
+    @inlinable
+    @inline(__always)
+    func enterOutermost(_ identifier: GraphIdentifier?) {
+        if identifier == nil, nextNumber != lastNumber {
+            graph = nextNumber
+            nextNumber &+= 1
+            isExposed = false
+            isRestored = false
+            depth = 1
+        } else {
+            _ = enter(identifier)
+        }
+    }
+
+    /// `leave` for a graph `enterOutermost` started.
+    @inlinable
+    @inline(__always)
+    func leaveOutermost() {
+        if touched.isEmpty, shadowed.isEmpty {
+            depth = 0
+        } else {
+            leave(Frame(graph: graph, isExposed: isExposed, isRestored: isRestored, touched: 0, shadowed: 0))
+        }
     }
 
     /// Ends the graph `enter` started: custom storages are told, the
@@ -220,13 +270,44 @@ final class ResolutionState {
             return nil
         }
         // The entry at `index` is a ServiceEntry<Service>, and it stores
-        // only InstanceBox<Service>es in its slot.
-        return unsafeDowncast(box, to: InstanceBox<Service>.self).value
+        // only what `graphObject` made of a `Service` in its slot.
+        return Self.instance(of: box, as: Service.self)
     }
 
-    /// Keeps `instance` for the rest of the current graph.
-    @usableFromInline
+    /// What a slot keeps for `instance`: a class instance itself (a graph
+    /// of classes then allocates nothing more than its objects), anything
+    /// else (a struct, a protocol existential, even a class-bound one) in an
+    /// `InstanceBox`. `is AnyObject.Type` holds for class types only, whose
+    /// values are one reference; it is constant where `Service` is known.
+    @inlinable
+    @inline(__always)
+    static func graphObject<Service>(_ instance: Service) -> AnyObject {
+        if Service.self is AnyObject.Type {
+            return unsafeBitCast(instance, to: AnyObject.self)
+        }
+        return InstanceBox(instance)
+    }
+
+    /// The instance `graphObject` kept.
+    @inlinable
+    @inline(__always)
+    static func instance<Service>(of object: AnyObject, as _: Service.Type) -> Service {
+        if Service.self is AnyObject.Type {
+            return unsafeBitCast(object, to: Service.self)
+        }
+        return unsafeDowncast(object, to: InstanceBox<Service>.self).value
+    }
+
+    /// Keeps `instance` for the rest of the current graph. Inlined, so that
+    /// what the slot keeps is made where `Service` is known: a box made
+    /// unspecialised would cost a metadata lookup.
+    @inlinable
     func setGraphInstance<Service>(_ instance: Service, _ index: Int, entry: AnyObject) {
+        setGraphBox(Self.graphObject(instance), index, entry: entry)
+    }
+
+    @usableFromInline
+    func setGraphBox(_ box: AnyObject, _ index: Int, entry: AnyObject) {
         if index >= capacity {
             grow(toHold: index)
         }
@@ -236,7 +317,7 @@ final class ResolutionState {
             // graph) reuses a slot the enclosing graph still needs.
             shadowed.append((index, slot.pointee))
         }
-        slot.pointee = Slot(graph: graph, box: InstanceBox(instance))
+        slot.pointee = Slot(graph: graph, box: box)
         touched.append(Touched(index: index, entry: .passUnretained(entry), isCustomStorage: false))
     }
 

@@ -35,7 +35,7 @@ protocol ServiceEntryProtocol: AnyObject {
 ///     .initCompleted { r, animal in (animal as? Cat)?.owner = r.resolve(Person.self) }
 ///     .implements(Pet.self)
 /// ```
-public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Sendable {
+public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtocol, @unchecked Sendable {
     /// The registered service type.
     public let serviceType: Any.Type
     /// The factory's arguments type: `Resolver` or `(Resolver, Arg1, …)`.
@@ -45,7 +45,7 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     /// arguments, which the key guarantees. Nil for an entry made by
     /// `_register` from a factory of Swinject's untyped form.
     @usableFromInline
-    let make: ((Resolver, UnsafeRawPointer) -> Service)?
+    let make: ((Resolver, UnsafeRawPointer) -> Service?)?
     /// Dense, process-wide: the entry's slot in each thread's graph
     /// (`ResolutionState`).
     @usableFromInline
@@ -76,7 +76,17 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     /// was handed out, by graph number, weakly.
     private var restorable: [UInt: WeakReference] = [:]
 
-    init(serviceType: Service.Type, argumentsType: Any.Type, factory: Any, make: ((Resolver, UnsafeRawPointer) -> Service)?, objectScope: ObjectScopeProtocol) {
+    /// `producer` is `Self.producer` made where `Service` is known
+    /// statically (an inlined `register`), or nil for one made here.
+    @usableFromInline
+    init(
+        serviceType: Service.Type,
+        argumentsType: Any.Type,
+        factory: Any,
+        make: ((Resolver, UnsafeRawPointer) -> Service?)?,
+        objectScope: ObjectScopeProtocol,
+        producer: Producer? = nil
+    ) {
         self.serviceType = serviceType
         self.argumentsType = argumentsType
         self.factory = factory
@@ -84,6 +94,14 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         self.index = EntryIndices.take()
         self.scopeObject = objectScope
         self.scope = Atomic(ScopeKind(objectScope).rawValue)
+        // Not `producer ?? Self.producer`: a function passed through the
+        // generic `??` comes back wrapped in reabstraction thunks, paid on
+        // every resolve.
+        if let producer {
+            super.init(producer: producer)
+        } else {
+            super.init(producer: Self.producer)
+        }
     }
 
     /// An entry with an untyped factory, in the default `.graph` scope.
@@ -94,6 +112,23 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     /// An entry with an untyped factory, in `objectScope`.
     convenience init(serviceType: Service.Type, argumentsType: Any.Type, factory: Any, objectScope: ObjectScope) {
         self.init(serviceType: serviceType, argumentsType: argumentsType, factory: factory, make: nil, objectScope: objectScope)
+    }
+
+    /// The entry's `_ServiceEntryCore.producer`: the `.container` instance
+    /// if there is one, else the scope run with the typed factory. Specialised
+    /// for `Service` wherever this is inlined.
+    @inlinable
+    static var producer: Producer {
+        { container, entry, arguments, out in
+            let made = Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
+                entry.containerInstance() ?? container.produce(entry, arguments: arguments)
+            }
+            guard let made else {
+                return false
+            }
+            out.initializeMemory(as: Service.self, to: made)
+            return true
+        }
     }
 
     deinit {
@@ -246,17 +281,23 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     }
 
     /// A `.graph` or `.weak` instance of a restored graph that is still alive.
-    @usableFromInline
+    @inlinable
+    @inline(__always)
     func restoredInstance(in state: ResolutionState) -> Service? {
         guard state.isRestored else {
             return nil
         }
+        return restoredInstanceSlowly(in: state)
+    }
+
+    @usableFromInline
+    func restoredInstanceSlowly(in state: ResolutionState) -> Service? {
         let graph = state.graph
         return lock.withLock { restorable[graph]?.value } as? Service
     }
 
     func remember(_ box: AnyObject, inGraph graph: UInt) {
-        let instance = unsafeDowncast(box, to: InstanceBox<Service>.self).value
+        let instance = ResolutionState.instance(of: box, as: Service.self)
         lock.withLock {
             restorable = restorable.filter { $0.value.value != nil }
             restorable[graph] = WeakReference(instance)
@@ -296,10 +337,10 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     @usableFromInline
     func produceAny(in container: Container, arguments: UnsafeRawPointer, make replacement: ((Resolver) -> Any)?) -> Any? {
         if let replacement {
-            return container.produce(self) { resolver in replacement(resolver) as? Service }
+            return container.produce(self, arguments: arguments) { resolver, _ in replacement(resolver) as? Service }
         }
         if let make {
-            return container.produce(self) { resolver in make(resolver, arguments) }
+            return container.produce(self, arguments: arguments, make: make)
         }
         // Made by `_register` in Swinject's untyped form: a typed resolve
         // can call it only when it takes no arguments (extensions resolve
@@ -307,7 +348,7 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         guard let untyped = factory as? (Resolver) -> Any else {
             return nil
         }
-        return container.produce(self) { resolver in untyped(resolver) as? Service }
+        return container.produce(self, arguments: arguments) { resolver, _ in untyped(resolver) as? Service }
     }
 
     func describeWithKey(_ serviceKey: ServiceKey) -> String {
@@ -325,6 +366,33 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
             text += ", InitCompleted: Specified \(completionCount) closures"
         }
         return text
+    }
+}
+
+/// What every entry has whatever its service type: the way a resolve that
+/// found it in a table runs it. An implementation detail of
+/// ``ServiceEntry``, public only because a public class's superclass must be.
+///
+/// A resolve through the `Resolver` protocol (a factory's `r.resolve(…)`) is
+/// a call through a witness table, so the container's generic `resolve`
+/// runs unspecialised there: every use of `Service?`, `ServiceEntry<Service>`
+/// or a tuple of the arguments' types would ask the runtime for its type
+/// metadata, a hash-table lookup each (two thirds of such a resolve, measured).
+/// Through the producer, that unspecialised code touches only this
+/// non-generic class and raw pointers; the producer was made where `Service`
+/// was known (an inlined `register`), so all the typed work runs specialised.
+public class _ServiceEntryCore {
+    /// Resolves the entry (`entry`, unretained) for `container` with the
+    /// runtime arguments `arguments` points to, and on success initialises
+    /// the `Service` at `out` and returns true.
+    @usableFromInline
+    typealias Producer = (_ container: Container, _ entry: UnsafeMutableRawPointer, _ arguments: UnsafeRawPointer, _ out: UnsafeMutableRawPointer) -> Bool
+
+    @usableFromInline
+    let producer: Producer
+
+    init(producer: @escaping Producer) {
+        self.producer = producer
     }
 }
 
