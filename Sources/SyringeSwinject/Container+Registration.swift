@@ -84,7 +84,7 @@ extension Container {
             factory: untyped,
             make: make,
             objectScope: defaultObjectScope,
-            producer: ServiceEntry<Service>.producer
+            producer: ServiceEntry<Service>.producer(calling: make)
         )
         add(entry, name: name, option: nil)
         return entry

@@ -41,7 +41,7 @@ extension Container {
         // the entry is a ServiceEntry<Service> and its producer makes a
         // `Service`. Nothing here names a generic type but `Service`
         // (see _ServiceEntryCore for why).
-        let producer = Unmanaged<_ServiceEntryCore>.fromOpaque(found)._withUnsafeGuaranteedRef { $0.producer }
+        let core = Unmanaged<_ServiceEntryCore>.fromOpaque(found)
         // The instance is made into `scratch`, big enough for a class
         // reference or a small struct (a larger value goes to a heap cell).
         // No closure returning `Service?` and no `withUnsafeTemporaryAllocation`
@@ -50,10 +50,10 @@ extension Container {
         var scratch: (Int, Int, Int, Int) = (0, 0, 0, 0)
         guard MemoryLayout<Service>.size <= MemoryLayout.size(ofValue: scratch),
               MemoryLayout<Service>.alignment <= MemoryLayout.alignment(ofValue: scratch) else {
-            return produceLarge(Service.self, producer: producer, entry: found, repeat each arguments)
+            return produceLarge(Service.self, producer: core._withUnsafeGuaranteedRef { $0.producer }, entry: found, repeat each arguments)
         }
         let made = withUnsafePointer(to: (repeat each arguments)) { tuple in
-            producer(self, found, UnsafeRawPointer(tuple), &scratch)
+            core._withUnsafeGuaranteedRef { $0.producer(self, found, UnsafeRawPointer(tuple), &scratch) }
         }
         guard made else {
             return nil

@@ -114,14 +114,32 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
         self.init(serviceType: serviceType, argumentsType: argumentsType, factory: factory, make: nil, objectScope: objectScope)
     }
 
-    /// The entry's `_ServiceEntryCore.producer`: the `.container` instance
-    /// if there is one, else the scope run with the typed factory. Specialised
-    /// for `Service` wherever this is inlined.
-    @inlinable
+    /// The entry's `_ServiceEntryCore.producer` when `make` is not known
+    /// where it is made: the `.container` instance if there is one, else the
+    /// scope run with the entry's factory.
     static var producer: Producer {
         { container, entry, arguments, out in
             let made = Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
                 entry.containerInstance() ?? container.produce(entry, arguments: arguments)
+            }
+            guard let made else {
+                return false
+            }
+            out.initializeMemory(as: Service.self, to: made)
+            return true
+        }
+    }
+
+    /// The producer of an entry whose typed factory is `make`, made by an
+    /// inlined `register`, so specialised for `Service`. It keeps `make` in
+    /// its own context: a resolve, which holds the producer while it runs,
+    /// then calls `make` without the retain and release that a copy taken
+    /// out of the entry would cost.
+    @inlinable
+    static func producer(calling make: @escaping (Resolver, UnsafeRawPointer) -> Service?) -> Producer {
+        { container, entry, arguments, out in
+            let made = Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
+                entry.containerInstance() ?? container.produce(entry, arguments: arguments, make: make)
             }
             guard let made else {
                 return false
