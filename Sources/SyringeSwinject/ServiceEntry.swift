@@ -119,14 +119,9 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     /// scope run with the entry's factory.
     static var producer: Producer {
         { container, entry, arguments, out in
-            let made = Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
+            deliver(Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
                 entry.containerInstance() ?? container.produce(entry, arguments: arguments)
-            }
-            guard let made else {
-                return false
-            }
-            out.initializeMemory(as: Service.self, to: made)
-            return true
+            }, to: out)
         }
     }
 
@@ -138,15 +133,21 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     @inlinable
     static func producer(calling make: @escaping (Resolver, UnsafeRawPointer) -> Service?) -> Producer {
         { container, entry, arguments, out in
-            let made = Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
+            deliver(Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
                 entry.containerInstance() ?? container.produce(entry, arguments: arguments, make: make)
-            }
-            guard let made else {
-                return false
-            }
-            out.initializeMemory(as: Service.self, to: made)
-            return true
+            }, to: out)
         }
+    }
+
+    /// A producer's last step: the instance, if any, initialised at `out`.
+    @inlinable
+    @inline(__always)
+    static func deliver(_ made: Service?, to out: UnsafeMutableRawPointer) -> Bool {
+        guard let made else {
+            return false
+        }
+        out.initializeMemory(as: Service.self, to: made)
+        return true
     }
 
     deinit {
