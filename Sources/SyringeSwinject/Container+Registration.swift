@@ -90,6 +90,7 @@ extension Container {
         return entry
     }
 
+    /// Publishes a new entry under its key, and tells the behaviours.
     @usableFromInline
     func add<Service>(_ entry: ServiceEntry<Service>, name: String?, option: ServiceKeyOption?) {
         entry.link = link

@@ -137,11 +137,10 @@ extension Container {
         return forwarded.lookup(type: type, arguments: arguments)
     }
 
-    /// Runs a found entry's scope with its typed factory. Specialised for
-    /// `Service` where its producer was made, and kept out of line there, so
-    /// that a producer stays a load and a call.
-    @inlinable
-    @inline(never)
+    /// Runs an entry's scope with the factory it has: its typed one, or one
+    /// in Swinject's untyped form. For the producers of entries made where
+    /// the factory's types were not known (`_register`), and the slow paths;
+    /// a `register`'s producer calls `produce(_:arguments:make:)` itself.
     func produce<Service>(_ entry: ServiceEntry<Service>, arguments: UnsafeRawPointer) -> Service? {
         guard let make = entry.make else {
             return entry.produceAny(in: self, arguments: arguments, make: nil) as? Service

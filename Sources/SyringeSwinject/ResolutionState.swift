@@ -306,6 +306,7 @@ final class ResolutionState {
         setGraphBox(Self.graphObject(instance), index, entry: entry)
     }
 
+    /// `setGraphInstance` past making what the slot keeps.
     @usableFromInline
     func setGraphBox(_ box: AnyObject, _ index: Int, entry: AnyObject) {
         if index >= capacity {

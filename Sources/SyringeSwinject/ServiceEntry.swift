@@ -76,8 +76,9 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     /// was handed out, by graph number, weakly.
     private var restorable: [UInt: WeakReference] = [:]
 
-    /// `producer` is `Self.producer` made where `Service` is known
-    /// statically (an inlined `register`), or nil for one made here.
+    /// `producer` is `Self.producer(calling: make)`, made by an inlined
+    /// `register` where the service's and the arguments' types are known;
+    /// nil gives the unspecialised `Self.producer`.
     @usableFromInline
     init(
         serviceType: Service.Type,
