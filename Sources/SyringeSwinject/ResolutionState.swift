@@ -100,15 +100,6 @@ final class ResolutionState {
         let isRestored: Bool
         let touched: Int
         let shadowed: Int
-
-        @usableFromInline
-        init(graph: UInt, isExposed: Bool, isRestored: Bool, touched: Int, shadowed: Int) {
-            self.graph = graph
-            self.isExposed = isExposed
-            self.isRestored = isRestored
-            self.touched = touched
-            self.shadowed = shadowed
-        }
     }
 
     private init() {
@@ -198,8 +189,14 @@ final class ResolutionState {
         if touched.isEmpty, shadowed.isEmpty {
             depth = 0
         } else {
-            leave(Frame(graph: graph, isExposed: isExposed, isRestored: isRestored, touched: 0, shadowed: 0))
+            leaveOutermostSlowly()
         }
+    }
+
+    /// `leaveOutermost` for a graph that filled slots or storages.
+    @usableFromInline
+    func leaveOutermostSlowly() {
+        leave(Frame(graph: graph, isExposed: isExposed, isRestored: isRestored, touched: 0, shadowed: 0))
     }
 
     /// Ends the graph `enter` started: custom storages are told, the
