@@ -52,7 +52,19 @@ extension Container {
         name: String? = nil,
         dependency: @autoclosure @escaping @Sendable () -> T
     ) -> Registration<T> {
-        register(type: type, name: name, in: .shared) { _ in dependency() }
+        // The definition made here, not through `register(type:name:in:factory:)`:
+        // its factory would wrap a closure that wraps `dependency`, one
+        // context more to allocate per registration (per request, for a
+        // scope's per-request values) and one more call per creation.
+        let definition = Definition<T>(
+            kind: .shared,
+            key: DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name),
+            argumentTypes: []
+        ) { _, _ in
+            dependency()
+        }
+        install(definition)
+        return Registration(container: self, definition: definition)
     }
 
     /// Registers a factory that takes runtime arguments, any number of them.

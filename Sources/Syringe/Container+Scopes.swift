@@ -48,21 +48,23 @@ extension Container {
         _ body: (Container) async throws -> R
     ) async throws -> R {
         let scope = makeScope()
-        let result: Result<R, any Error>
+        // No `Result<R, any Error>` to carry `body`'s outcome past the
+        // close: in this unspecialised code its metadata is a runtime
+        // lookup per request.
+        let value: R
         do {
-            result = .success(try await body(scope))
+            value = try await body(scope)
         } catch {
-            result = .failure(error)
-        }
-        do {
-            try await scope.close()
-        } catch var disposal {
-            if case .failure(let error) = result {
+            do {
+                try await scope.close()
+            } catch var disposal {
                 disposal.bodyError = error
+                throw disposal
             }
-            throw disposal
+            throw error
         }
-        return try result.get()
+        try await scope.close()
+        return value
     }
 
     /// Disposes what this container owns, newest first, and closes it: a
@@ -134,9 +136,15 @@ extension Container {
             return nil
         }
         var pending: [PendingDisposal] = writerLock.withLock {
-            var taken = registry.live.compactMap { $0.takeSharedInstanceForDisposal() }
-            taken.append(contentsOf: tracked)
+            // `tracked`'s buffer, taken over: no copy, and no array at all
+            // for a scope that owns nothing to dispose.
+            var taken = tracked
             tracked = []
+            for case let definition? in registry.ordered {
+                if let item = definition.takeSharedInstanceForDisposal() {
+                    taken.append(item)
+                }
+            }
             return taken
         }
         pending.sort { $0.order > $1.order }
@@ -149,11 +157,14 @@ extension Container {
     /// request's scope more than all the rest of its work. This container
     /// keeps them until it is freed itself, when no such resolve can be
     /// running: a resolve holds the container it resolves from, which holds
-    /// its ancestors, for as long as it runs.
+    /// its ancestors, for as long as it runs. Only the boxes: the `.new` and
+    /// `.graph` instances a scope tracked go as soon as they are disposed.
     private func keepDisposedBoxes(of pending: [PendingDisposal]) {
         let boxes = pending.compactMap(\.retiring)
         if !boxes.isEmpty {
-            writerLock.withLock { closedBoxes.append(contentsOf: boxes) }
+            // Assigned, not appended: a container closes once, and a copy
+            // into an empty array would be an allocation per scope.
+            writerLock.withLock { closedBoxes = boxes }
         }
     }
 

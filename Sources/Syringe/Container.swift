@@ -41,7 +41,8 @@ public final class Container: @unchecked Sendable {
     /// when it closes. Guarded by `writerLock`.
     var tracked: [PendingDisposal] = []
     /// The boxes of the instances `close()` disposed, kept until this
-    /// container is freed (see `close()`). Guarded by `writerLock`.
+    /// container is freed (see `keepDisposedBoxes`). Set once; guarded by
+    /// `writerLock`.
     var closedBoxes: [AnyObject] = []
     /// A retained `Observation` once this container traced or was validated
     /// (see `observation`); released with the container.

@@ -9,12 +9,12 @@ import Synchronization
 /// case: the runtime's conformance lookup. Per request that was most of the
 /// cost of closing a scope, so the answer is kept in a small process-wide
 /// table, keyed by the type's metadata address. Optionals and `AnyHashable`
-/// are the exception: a cast looks into their values, so those are asked of
-/// each instance.
+/// are the exception: a cast looks into their values, so the table
+/// remembers only that those are to be asked of each instance.
 ///
 /// The table is lock-free and lossy: each slot is one atomic word holding a
-/// metadata address with the answer in its low bit (metadata is
-/// pointer-aligned, so it is free on every platform). Two types that share a slot
+/// metadata address with the answer in its two low bits (metadata is
+/// pointer-aligned, so they are free on every platform). Two types that share a slot
 /// overwrite each other, and a reader that finds another type's entry asks
 /// the runtime again; a word is written and read whole, so a reader sees a
 /// type's own answer or none, never another type's. Relaxed ordering is
@@ -56,11 +56,6 @@ enum DisposableConformance {
         // the existential's type, shared by every type that conforms to it;
         // through `Any` it is the type of the value inside.
         let dynamicType = Swift.type(of: instance as Any)
-        // A cast looks into an optional's or an `AnyHashable`'s value, so
-        // their answer depends on the value, not the type.
-        if dynamicType is any LooksThrough.Type || dynamicType == AnyHashable.self {
-            return true
-        }
         let type = UInt(bitPattern: ObjectIdentifier(dynamicType))
         // Fibonacci hashing: metadata addresses often share their low bits
         // (page-aligned sections), so the slot comes from the high bits of
@@ -68,13 +63,27 @@ enum DisposableConformance {
         let mixed = type &* UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
         let slot = table + Int(mixed >> (UInt.bitWidth - 8))
         let entry = slot.pointee.load(ordering: .relaxed)
-        if entry & ~1 == type {
-            return entry & 1 == 1
+        if entry & ~answerBits == type {
+            return entry & answerBits != 0
         }
-        let conforms = dynamicType is any AsyncDisposable.Type || dynamicType is any Disposable.Type
-        slot.pointee.store(type | (conforms ? 1 : 0), ordering: .relaxed)
-        return conforms
+        // A cast looks into an optional's or an `AnyHashable`'s value, so
+        // for them only the value can tell. Asked once per type too: the
+        // `is` below is itself a conformance lookup.
+        let answer: UInt
+        if dynamicType is any LooksThrough.Type || dynamicType == AnyHashable.self {
+            answer = valueDecides
+        } else {
+            answer = dynamicType is any AsyncDisposable.Type || dynamicType is any Disposable.Type ? conforms : 0
+        }
+        slot.pointee.store(type | answer, ordering: .relaxed)
+        return answer != 0
     }
+
+    /// The answer's bits in a slot, below the metadata address (which is
+    /// aligned to at least 4 bytes on every platform Swift runs on).
+    private static let conforms: UInt = 0b01
+    private static let valueDecides: UInt = 0b10
+    private static let answerBits: UInt = 0b11
 }
 
 /// Types whose values a cast looks into (see `DisposableConformance`).
