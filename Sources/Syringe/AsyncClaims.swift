@@ -35,10 +35,16 @@ enum AsyncClaims {
     }
 
     private final class State: @unchecked Sendable {
-        // @unchecked: every field is guarded by `lock`.
+        // @unchecked: every field is guarded by `lock`; for the same reason
+        // exclusivity is not checked at run time (no two accesses can
+        // overlap, and the checks cost each creation a few hundred
+        // instructions).
         let lock = Lock()
+        @exclusivity(unchecked)
         var claims: [ObjectIdentifier: Claim] = [:]
+        @exclusivity(unchecked)
         var waiters: [UInt64: Waiter] = [:]
+        @exclusivity(unchecked)
         var nextWaiter: UInt64 = 0
     }
 
@@ -107,6 +113,8 @@ enum AsyncClaims {
     /// The instance `existing` finds, or else the one `create` makes while
     /// `frame`'s task holds the claim on `key`: checked again once the claim
     /// is taken, since the task that held it before may have made one.
+    /// Inlined into its callers: see `Container.inFrame`.
+    @inline(__always)
     nonisolated(nonsending) static func existingOrCreated<T>(
         _ key: ObjectIdentifier, for frame: AsyncFrame,
         existing: () throws(ResolutionError) -> T?,

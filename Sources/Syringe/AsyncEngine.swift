@@ -126,6 +126,12 @@ extension Container {
     /// Runs `body` in a new frame for `definition`; when that frame is the
     /// outermost, then runs the resolve's deferred `onResolved` callbacks,
     /// or takes back what it published if it failed.
+    ///
+    /// Inlined, as are `makeShared`, `makeWeak` and
+    /// `AsyncClaims.existingOrCreated`: each call of an async function that
+    /// is not inlined allocates its frame from the task's allocator, and a
+    /// `.scoped` or `.shared` creation went through six of them.
+    @inline(__always)
     nonisolated(nonsending) func inFrame<T>(_ definition: AnyDefinition, parent: AsyncFrame?,
                     _ body: nonisolated(nonsending) (AsyncFrame) async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
         let frame = try AsyncFrame.enter(definition, parent: parent)
@@ -211,6 +217,7 @@ extension Container {
     }
 
     /// Makes and publishes a `.shared` instance; call holding its claim.
+    @inline(__always)
     nonisolated(nonsending) private func makeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: holder, frame: frame)
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
@@ -262,6 +269,7 @@ extension Container {
     }
 
     /// Makes and keeps a `.weak` instance; call holding its claim.
+    @inline(__always)
     nonisolated(nonsending) private func makeWeak<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: holder, frame: frame)
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)

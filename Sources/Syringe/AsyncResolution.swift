@@ -186,10 +186,14 @@ final class AsyncFrame: Sendable {
 /// whole graph.
 @usableFromInline
 final class AsyncResolution: @unchecked Sendable {
-    // @unchecked: every mutable field is guarded by `lock`.
+    // @unchecked: every mutable field is guarded by `lock`; for the same
+    // reason exclusivity is not checked at run time (no two accesses can
+    // overlap: callbacks run after the lock is released).
     private let lock = Lock()
     /// Each `.graph` registration's slot in this graph, by definition.
+    @exclusivity(unchecked)
     private var graph: [ObjectIdentifier: GraphSlot] = [:]
+    @exclusivity(unchecked)
     private var pending: [Pending] = []
 
     private struct Pending {

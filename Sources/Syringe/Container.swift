@@ -30,7 +30,11 @@ public final class Container: @unchecked Sendable {
     public let parent: Container?
     /// Serialises writers (registration, removal, release); resolves never take it.
     let writerLock = Lock()
-    /// What this container has registered. Guarded by `writerLock`.
+    /// What this container has registered. Guarded by `writerLock`, as are
+    /// `tracked` and `closedBoxes`; exclusivity is therefore not checked at
+    /// run time (no two accesses can overlap, and every registration, a
+    /// scope's copies and its close paid for the checks).
+    @exclusivity(unchecked)
     var registry = Registry()
     /// Whether this container was made by `makeScope()`.
     let isScope: Bool
@@ -39,10 +43,12 @@ public final class Container: @unchecked Sendable {
     let closedFlag = Atomic<Bool>(false)
     /// `.new` and `.graph` instances with disposers that a scope disposes
     /// when it closes. Guarded by `writerLock`.
+    @exclusivity(unchecked)
     var tracked: [PendingDisposal] = []
     /// The boxes of the instances `close()` disposed, kept until this
     /// container is freed (see `keepDisposedBoxes`). Set once; guarded by
     /// `writerLock`.
+    @exclusivity(unchecked)
     var closedBoxes: [AnyObject] = []
     /// A retained `Observation` once this container traced or was validated
     /// (see `observation`); released with the container.

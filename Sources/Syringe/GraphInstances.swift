@@ -265,8 +265,12 @@ final class DenseIndices: @unchecked Sendable {
     static let graphs = DenseIndices()
 
     private let lock = Lock()
-    /// Guarded by `lock`.
+    /// Guarded by `lock`, so exclusivity is not checked at run time: no two
+    /// accesses can overlap, and every registration (a scope's copies too)
+    /// takes and gives back an index.
+    @exclusivity(unchecked)
     private var next = 0
+    @exclusivity(unchecked)
     private var free: [Int] = []
 
     func take() -> Int {

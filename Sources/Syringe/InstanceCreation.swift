@@ -31,11 +31,16 @@ enum InstanceCreation {
     }
 
     private final class Claims: @unchecked Sendable {
+        // Exclusivity is not checked at run time: both tables are touched
+        // only under `lock`, so no two accesses can overlap, and the checks
+        // cost each creation a few hundred instructions.
         let lock = Lock()
         /// definition → context (thread) that claimed it
-        var owners: [ObjectIdentifier: ObjectIdentifier] = [:]
+        @exclusivity(unchecked)
+        var owners = ClaimTable<ObjectIdentifier>()
         /// context (thread) → what it waits for
-        var waiting: [ObjectIdentifier: Waiter] = [:]
+        @exclusivity(unchecked)
+        var waiting = ClaimTable<Waiter>()
     }
 
     private static let claims = Claims()
@@ -96,5 +101,39 @@ enum InstanceCreation {
                 waiter.wake.signal()
             }
         }
+    }
+}
+
+/// A table of the claim bookkeeping, keyed by object identity: an array
+/// searched from the front, not a `Dictionary`. It holds a few entries at a
+/// time (one per creation in progress, or thread waiting, on each thread),
+/// and hashing a key cost more than the search; a removal moves the last
+/// entry into the gap, so the array keeps its buffer and a claim allocates
+/// nothing.
+private struct ClaimTable<Value> {
+    private var entries: [(key: ObjectIdentifier, value: Value)] = []
+
+    subscript(key: ObjectIdentifier) -> Value? {
+        get {
+            entries.first { $0.key == key }?.value
+        }
+        set {
+            let index = entries.firstIndex { $0.key == key }
+            switch (index, newValue) {
+            case let (index?, value?):
+                entries[index].value = value
+            case let (index?, nil):
+                entries.swapAt(index, entries.count - 1)
+                entries.removeLast()
+            case let (nil, value?):
+                entries.append((key, value))
+            case (nil, nil):
+                break
+            }
+        }
+    }
+
+    var values: LazyMapSequence<[(key: ObjectIdentifier, value: Value)], Value> {
+        entries.lazy.map(\.value)
     }
 }
