@@ -24,15 +24,9 @@ extension Container {
         in scope: Scope = .shared,
         factory: @escaping @Sendable (Resolver) throws -> T
     ) -> Registration<T> {
-        let definition = Definition<T>(
-            kind: AnyDefinition.Kind(scope),
-            key: DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name),
-            argumentTypes: []
-        ) { resolver, _ in
+        register(T.self, name: name, kind: AnyDefinition.Kind(scope)) { resolver, _ in
             try factory(resolver)
         }
-        install(definition)
-        return Registration(container: self, definition: definition)
     }
 
     /// Registers a `.shared` instance, built lazily on the first resolve.
@@ -52,17 +46,25 @@ extension Container {
         name: String? = nil,
         dependency: @autoclosure @escaping @Sendable () -> T
     ) -> Registration<T> {
-        // The definition made here, not through `register(type:name:in:factory:)`:
-        // its factory would wrap a closure that wraps `dependency`, one
-        // context more to allocate per registration (per request, for a
-        // scope's per-request values) and one more call per creation.
-        let definition = Definition<T>(
-            kind: .shared,
-            key: DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name),
-            argumentTypes: []
-        ) { _, _ in
+        // Not through `register(type:name:in:factory:)`: its factory would
+        // wrap a closure that wraps `dependency`, one context more to
+        // allocate per registration (per request, for a scope's per-request
+        // values) and one more call per creation.
+        register(T.self, name: name, kind: .shared) { _, _ in
             dependency()
         }
+    }
+
+    /// Installs a registration without runtime arguments whose factory is
+    /// already in the form a definition keeps.
+    @inlinable
+    func register<T>(_: T.Type, name: String?, kind: AnyDefinition.Kind, factory: @escaping Definition<T>.Factory) -> Registration<T> {
+        let definition = Definition<T>(
+            kind: kind,
+            key: DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name),
+            argumentTypes: [],
+            factory: factory
+        )
         install(definition)
         return Registration(container: self, definition: definition)
     }

@@ -18,10 +18,11 @@
 //                                                                  and one frame per level)
 //
 // Every count is exact but AsyncNewChain5's and ScopeRequest's, which may be
-// up to 500 over or under. Its factories are `@Sendable` async closures, so each level hops to
-// the global executor, and the executor allocates now and then for itself
-// (threads started, its per-thread caches refilled): on a loaded machine a few
-// of an iteration's 1 000 resolves can meet such an allocation, which failed
+// up to 500 over or under. AsyncNewChain5's factories are `@Sendable` async
+// closures, so each level hops to the global executor (as ScopeRequest's
+// awaited `close()` does), and the executor allocates now and then for
+// itself (threads started, its per-thread caches refilled): on a loaded
+// machine a few of an iteration's 1 000 resolves can meet such an allocation, which failed
 // an exact check in CI once (measured alone, 50 resolves allocate exactly 500
 // in each of 200 iterations). 500 is half an allocation per resolve, so one
 // more allocation per resolve (+1 000) still fails the check.
