@@ -42,8 +42,20 @@ extension Container {
         // `Service`. Nothing here names a generic type but `Service`
         // (see _ServiceEntryCore for why).
         let core = Unmanaged<_ServiceEntryCore>.fromOpaque(found)
-        // The instance is made into `scratch`, big enough for a class
-        // reference or a small struct (a larger value goes to a heap cell).
+        // Where `Service` is known (a call site's specialised resolve), an
+        // existing `.container` instance is one load, as Syringe's `.shared`
+        // is: no call to the producer. The producer checks the same first,
+        // so the result is the same either way; in unspecialised code this
+        // is skipped, as naming `ServiceEntry<Service>` there would cost a
+        // metadata lookup.
+        if _isConcrete(Service.self),
+           let instance = Unmanaged<ServiceEntry<Service>>.fromOpaque(found)._withUnsafeGuaranteedRef({ $0.containerInstance() }) {
+            return instance
+        }
+        // A class reference or a class-bound existential comes back in
+        // registers (`ProducedInstance`); another instance is made into
+        // `scratch`, big enough for a small struct (a larger value goes to
+        // a heap cell).
         // No closure returning `Service?` and no `withUnsafeTemporaryAllocation`
         // (which goes through a `Result<Service?, Never>`): where this runs
         // unspecialised, either would cost a metadata lookup.
@@ -52,20 +64,13 @@ extension Container {
               MemoryLayout<Service>.alignment <= MemoryLayout.alignment(ofValue: scratch) else {
             return produceLarge(Service.self, producer: core._withUnsafeGuaranteedRef { $0.producer }, entry: found, repeat each arguments)
         }
-        let made = withUnsafePointer(to: (repeat each arguments)) { tuple in
+        let produced = withUnsafePointer(to: (repeat each arguments)) { tuple in
             core._withUnsafeGuaranteedRef { $0.producer(self, found, UnsafeRawPointer(tuple), &scratch) }
         }
-        guard made else {
+        guard produced.isMade else {
             return nil
         }
-        return moveInstance(from: &scratch, as: Service.self)
-    }
-
-    /// The instance a producer made at `address`, moved out.
-    @inlinable
-    @inline(__always)
-    func moveInstance<Service>(from address: UnsafeMutableRawPointer, as _: Service.Type) -> Service {
-        address.assumingMemoryBound(to: Service.self).move()
+        return produced.take(Service.self, from: &scratch)
     }
 
     /// A found entry whose service is too large for the inline scratch.
@@ -78,13 +83,13 @@ extension Container {
     ) -> Service? {
         let out = UnsafeMutablePointer<Service>.allocate(capacity: 1)
         defer { out.deallocate() }
-        let made = withUnsafePointer(to: (repeat each arguments)) { tuple in
+        let produced = withUnsafePointer(to: (repeat each arguments)) { tuple in
             producer(self, entry, UnsafeRawPointer(tuple), UnsafeMutableRawPointer(out))
         }
-        guard made else {
+        guard produced.isMade else {
             return nil
         }
-        return out.move()
+        return produced.take(Service.self, from: UnsafeMutableRawPointer(out))
     }
 
     /// Finds the entry registered for exactly this service type, here or in
@@ -151,6 +156,7 @@ extension Container {
     /// Runs `entry`'s scope, with `make` (applied to `arguments`) as its
     /// factory: steps 1–4 above.
     @inlinable
+    @inline(__always)
     func produce<Service>(_ entry: ServiceEntry<Service>, arguments: UnsafeRawPointer, make: (Resolver, UnsafeRawPointer) -> Service?) -> Service? {
         if isSynchronized {
             recursiveLock.lock()
@@ -172,6 +178,7 @@ extension Container {
     }
 
     @inlinable
+    @inline(__always)
     func produceInGraph<Service>(_ entry: ServiceEntry<Service>, state: ResolutionState, arguments: UnsafeRawPointer, make: (Resolver, UnsafeRawPointer) -> Service?) -> Service? {
         guard state.depth < Self.maximumDepth else {
             return tooDeep(Service.self)
@@ -180,14 +187,13 @@ extension Container {
         defer { state.depth -= 1 }
         switch ScopeKind(rawValue: entry.scope.load(ordering: .acquiring)).unsafelyUnwrapped {
         case .transient:
-            // One `Resolver` for the factory and `initCompleted`: making the
-            // existential retains the container.
-            let resolver: Resolver = self
-            guard let made = make(resolver, arguments) else {
-                return nil
+            return withSelfResolver { resolver in
+                guard let made = make(resolver, arguments) else {
+                    return nil
+                }
+                entry.completeInitialisation(made, resolver: resolver)
+                return made
             }
-            entry.completeInitialisation(made, resolver: resolver)
-            return made
         case .graph:
             if let existing = state.graphInstance(entry.index, as: Service.self) {
                 return existing
@@ -205,16 +211,26 @@ extension Container {
         if let restored = entry.restoredInstance(in: state) {
             return restored
         }
-        let resolver: Resolver = self
-        guard let made = make(resolver, arguments) else {
-            return nil
+        return withSelfResolver { resolver in
+            guard let made = make(resolver, arguments) else {
+                return nil
+            }
+            if let stored = state.graphInstance(entry.index, as: Service.self) {
+                return stored
+            }
+            state.setGraphInstance(made, entry.index, entry: entry)
+            entry.completeInitialisation(made, resolver: resolver)
+            return made
         }
-        if let stored = state.graphInstance(entry.index, as: Service.self) {
-            return stored
-        }
-        state.setGraphInstance(made, entry.index, entry: entry)
-        entry.completeInitialisation(made, resolver: resolver)
-        return made
+    }
+
+    /// Runs `body` with this container as a `Resolver`, passed by address
+    /// (see `SelfResolver`). For specialised code: where `R` is not known,
+    /// `_withUnsafeGuaranteedRef` would look up its metadata.
+    @inlinable
+    @inline(__always)
+    func withSelfResolver<R>(_ body: (Resolver) -> R) -> R {
+        selfResolver.unsafelyUnwrapped._withUnsafeGuaranteedRef { body($0.resolver) }
     }
 
     /// `.container`, `.weak` and custom scopes: under the entry's claim.

@@ -8,6 +8,7 @@ extension Container: Resolver {
     /// let cat = container.resolve(Animal.self)
     /// ```
     @inlinable
+    @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
         resolve(Service.self, name: nil, argumentsType: (any Resolver).self)
     }

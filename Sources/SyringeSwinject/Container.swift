@@ -53,6 +53,12 @@ public final class Container: @unchecked Sendable {
     private var pendingGraph: GraphIdentifier?
     @usableFromInline
     let hasPendingGraph = Atomic<Bool>(false)
+    /// This container as its factories' `Resolver` (see `SelfResolver`).
+    /// Set once, by the initialiser; never written afterwards, so read
+    /// without an exclusivity check.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var selfResolver: Unmanaged<SelfResolver>?
 
     init(parent: Container? = nil, debugHelper: DebugHelper, defaultObjectScope: ObjectScope = .graph, synchronized: Bool = false) {
         self.parent = parent
@@ -61,6 +67,7 @@ public final class Container: @unchecked Sendable {
         self.isSynchronized = synchronized
         self.recursiveLock = parent?.recursiveLock ?? RecursiveLock()
         link.attach(self)
+        selfResolver = SelfResolver.make(for: self)
     }
 
     /// A container, optionally a child of `parent` (whose registrations it
@@ -86,6 +93,7 @@ public final class Container: @unchecked Sendable {
     }
 
     deinit {
+        SelfResolver.release(selfResolver.unsafelyUnwrapped, of: self)
         link.clear()
         direct.destroy()
         forwarded.destroy()

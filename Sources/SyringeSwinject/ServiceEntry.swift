@@ -140,15 +140,11 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
         }
     }
 
-    /// A producer's last step: the instance, if any, initialised at `out`.
+    /// A producer's last step: the instance, if any, handed back.
     @inlinable
     @inline(__always)
-    static func deliver(_ made: Service?, to out: UnsafeMutableRawPointer) -> Bool {
-        guard let made else {
-            return false
-        }
-        out.initializeMemory(as: Service.self, to: made)
-        return true
+    static func deliver(_ made: Service?, to out: UnsafeMutableRawPointer) -> ProducedInstance {
+        ProducedInstance.deliver(made, to: out)
     }
 
     deinit {
@@ -403,10 +399,11 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
 /// was known (an inlined `register`), so all the typed work runs specialised.
 public class _ServiceEntryCore {
     /// Resolves the entry (`entry`, unretained) for `container` with the
-    /// runtime arguments `arguments` points to, and on success initialises
-    /// the `Service` at `out` and returns true.
+    /// runtime arguments `arguments` points to, and hands back the `Service`
+    /// it made, if any: in the result's words, or initialised at `out`
+    /// (see ``ProducedInstance``).
     @usableFromInline
-    typealias Producer = (_ container: Container, _ entry: UnsafeMutableRawPointer, _ arguments: UnsafeRawPointer, _ out: UnsafeMutableRawPointer) -> Bool
+    typealias Producer = (_ container: Container, _ entry: UnsafeMutableRawPointer, _ arguments: UnsafeRawPointer, _ out: UnsafeMutableRawPointer) -> ProducedInstance
 
     @usableFromInline
     let producer: Producer

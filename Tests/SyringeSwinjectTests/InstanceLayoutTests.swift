@@ -127,4 +127,57 @@ struct InstanceLayoutTests {
         #expect(released == nil, "the graph's slot let go of it when the graph ended")
         #expect(made == 1)
     }
+
+    /// Counts its instances alive, so that a test sees each freed exactly once.
+    final class Tracked {
+        let alive: Counter
+        init(_ alive: Counter) {
+            self.alive = alive
+            alive.increment()
+        }
+        deinit { alive.increment(by: -1) }
+    }
+
+    /// Two words, bitwise-takable: handed back in registers.
+    struct Pair {
+        let tracked: Tracked
+        let number: Int
+    }
+
+    /// One byte: handed back through the scratch.
+    enum Flag { case on, off }
+
+    @Test("one- and two-word instances, handed back in registers, are owned exactly once", arguments: [ObjectScope.transient, .graph, .container])
+    func instancesInRegisters(scope: ObjectScope) {
+        let alive = Counter()
+        do {
+            let container = Container()
+            container.register(Tracked.self) { _ in Tracked(alive) }.inObjectScope(scope)
+            container.register(Pair.self) { r in Pair(tracked: r.resolve(Tracked.self)!, number: 7) }.inObjectScope(scope)
+            container.register(Animal.self) { _ in Cat(name: "Mimi") }.inObjectScope(scope)
+            container.register(String.self) { _ in String(repeating: "s", count: 30) }.inObjectScope(scope)
+            container.register(Tracked?.self) { r in r.resolve(Tracked.self) }.inObjectScope(scope)
+            container.register(Flag.self) { _ in .off }.inObjectScope(scope)
+            container.register(Holder<Pair>.self) { r in Holder(first: r.resolve(Pair.self)!, second: r.resolve(Pair.self)!) }
+            container.register(Holder<String>.self) { r in Holder(first: r.resolve(String.self)!, second: r.resolve(String.self)!) }
+            container.register(Holder<Flag>.self) { r in Holder(first: r.resolve(Flag.self)!, second: r.resolve(Flag.self)!) }
+            container.register(Holder<Animal>.self) { r in Holder(first: r.resolve(Animal.self)!, second: r.resolve(Animal.self)!) }
+            for _ in 0..<50 {
+                // Specialised here, unspecialised in the holders' factories.
+                #expect(container.resolve(Pair.self)?.number == 7)
+                #expect(container.resolve(String.self)?.count == 30)
+                #expect(container.resolve(Animal.self)?.name == "Mimi")
+                #expect(container.resolve(Tracked?.self)! != nil)
+                #expect(container.resolve(Flag.self) == .off)
+                let pairs = container.resolve(Holder<Pair>.self)!
+                #expect(pairs.first.number == 7 && pairs.second.number == 7)
+                #expect(container.resolve(Holder<String>.self)!.second.count == 30)
+                #expect(container.resolve(Holder<Flag>.self)!.first == .off)
+                #expect(container.resolve(Holder<Animal>.self)!.first.name == "Mimi")
+            }
+            // Only the container's one instance outlives the resolves.
+            #expect(alive.count == (scope === ObjectScope.container ? 1 : 0))
+        }
+        #expect(alive.count == 0, "every instance made was freed, none twice")
+    }
 }
