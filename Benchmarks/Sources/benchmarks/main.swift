@@ -118,36 +118,77 @@ let runner = Runner(method: method) { printError($0) }
 var results: [Int: [Contender: Sample]] = [:]
 let started = now()
 
+/// One repetition of every column per round: a row's columns are measured
+/// A B C, A B C, … rather than all of A's repetitions, then all of B's. On a
+/// shared machine whose speed drifts by 1.5× from one second to the next,
+/// every column then sees the same drift, and the ratios between columns
+/// (what the goals are stated in) hold still from run to run; measured
+/// column after column, a slow stretch that caught one column and not the
+/// other moved a ratio by 30 % between runs of one binary. Each round sets
+/// its cell up afresh and warms it up again before its repetition.
+let roundRunner = Runner(method: { var round = method; round.repetitions = 1; return round }()) { printError($0) }
+
+/// Measures one cell: the samples of the rows it fills (S6's run fills both
+/// S6 rows), by scenario index. Synchronous, as the scenarios but SC1, A1
+/// and A2 are (`measureAsyncCell`): run from an async function, they would
+/// not run under valgrind, which the async ones do not either.
+func measureCell(_ index: Int, _ contender: Contender, with runner: Runner) -> [Int: Sample] {
+    let scenario = scenarios[index]
+    let sample: Sample?
+    switch scenario.id {
+    case "S1": sample = runner.s1(contender)
+    case "S2": sample = runner.s2(contender)
+    case "S3": sample = runner.s3(contender)
+    case "S4": sample = runner.s4(contender)
+    case "S5": sample = runner.s5(contender)
+    case "S6":
+        // Both S6 rows come from one run.
+        guard let (perOp, throughput) = runner.s6(contender) else { return [:] }
+        var both: [Int: Sample] = [:]
+        for other in scenarios.indices where scenarios[other].id == "S6" {
+            both[other] = scenarios[other].unit == .mopsPerSecond ? throughput : perOp
+        }
+        return both
+    case "S7": sample = runner.s7(contender)
+    case "G1": sample = runner.graph(.g1, contender)
+    case "G2": sample = runner.graph(.g2, contender)
+    case "G3": sample = runner.graph(.g3, contender)
+    case "SC2": sample = runner.sc2(contender)
+    case "W1", "W2", "W3", "W4", "W5", "W6": sample = runner.swinjectShape(scenario.id, contender)
+    case "R": sample = runner.r(contender)
+    case "M": sample = runner.m(contender)
+    default: fatalError("unknown scenario \(scenario.id)")
+    }
+    return sample.map { [index: $0] } ?? [:]
+}
+
+/// `measureCell` for the async scenarios, SC1, A1 and A2.
+func measureAsyncCell(_ index: Int, _ contender: Contender, with runner: Runner) async -> [Int: Sample] {
+    let sample: Sample?
+    switch scenarios[index].id {
+    case "SC1": sample = await runner.sc1(contender)
+    case "A1": sample = await runner.a1(contender)
+    case "A2": sample = await runner.a2(contender)
+    default: return measureCell(index, contender, with: runner)
+    }
+    return sample.map { [index: $0] } ?? [:]
+}
+
 for index in selected {
     let scenario = scenarios[index]
     if scenario.id == "S6", results[index] != nil { continue }
-    for contender in contenders {
-        runner.progress("\(scenario.id) \(contender.title)…\n")
-        switch scenario.id {
-        case "S1": results[index, default: [:]][contender] = runner.s1(contender)
-        case "S2": results[index, default: [:]][contender] = runner.s2(contender)
-        case "S3": results[index, default: [:]][contender] = runner.s3(contender)
-        case "S4": results[index, default: [:]][contender] = runner.s4(contender)
-        case "S5": results[index, default: [:]][contender] = runner.s5(contender)
-        case "S6":
-            // Both S6 rows come from one run.
-            guard let (perOp, throughput) = runner.s6(contender) else { continue }
-            for other in scenarios.indices where scenarios[other].id == "S6" {
-                results[other, default: [:]][contender] = scenarios[other].unit == .mopsPerSecond ? throughput : perOp
+    // M counts bytes, which do not drift: one round of its own repetitions.
+    let rounds = scenario.id == "M" ? 1 : method.repetitions
+    for round in 1...rounds {
+        runner.progress("\(scenario.id) round \(round)/\(rounds)…\n")
+        for contender in contenders {
+            let cellRunner = rounds == 1 ? runner : roundRunner
+            let cells = ["SC1", "A1", "A2"].contains(scenario.id)
+                ? await measureAsyncCell(index, contender, with: cellRunner)
+                : measureCell(index, contender, with: cellRunner)
+            for (row, sample) in cells {
+                results[row, default: [:]][contender, default: Sample(values: [], opsPerRep: sample.opsPerRep)].values += sample.values
             }
-        case "S7": results[index, default: [:]][contender] = runner.s7(contender)
-        case "G1": results[index, default: [:]][contender] = runner.graph(.g1, contender)
-        case "G2": results[index, default: [:]][contender] = runner.graph(.g2, contender)
-        case "G3": results[index, default: [:]][contender] = runner.graph(.g3, contender)
-        case "SC1": results[index, default: [:]][contender] = await runner.sc1(contender)
-        case "SC2": results[index, default: [:]][contender] = runner.sc2(contender)
-        case "A1": results[index, default: [:]][contender] = await runner.a1(contender)
-        case "A2": results[index, default: [:]][contender] = await runner.a2(contender)
-        case "W1", "W2", "W3", "W4", "W5", "W6":
-            results[index, default: [:]][contender] = runner.swinjectShape(scenario.id, contender)
-        case "R": results[index, default: [:]][contender] = runner.r(contender)
-        case "M": results[index, default: [:]][contender] = runner.m(contender)
-        default: fatalError("unknown scenario \(scenario.id)")
         }
     }
 }
