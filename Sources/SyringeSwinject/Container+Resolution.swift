@@ -42,6 +42,9 @@ extension Container {
         // `Service`. Nothing here names a generic type but `Service`
         // (see _ServiceEntryCore for why).
         let core = Unmanaged<_ServiceEntryCore>.fromOpaque(found)
+        if let instance = existingGraphInstance(core, as: Service.self) {
+            return instance
+        }
         // Where `Service` is known (a call site's specialised resolve), an
         // existing `.container` instance is one load, as Syringe's `.shared`
         // is: no call to the producer. The producer checks the same first,
@@ -71,6 +74,26 @@ extension Container {
             return nil
         }
         return produced.take(Service.self, from: &scratch)
+    }
+
+    /// The instance of a `.graph` entry (kept as itself, a class instance)
+    /// that the graph in progress on this thread already has, if any: most
+    /// edges of an object graph end there. Read off the non-generic core and
+    /// the thread's state, without calling the producer, so that it costs
+    /// unspecialised code (a factory's resolve through `Resolver`) no
+    /// metadata and no frames. What `produceInGraph` would return for it.
+    @inlinable
+    @inline(__always)
+    func existingGraphInstance<Service>(_ core: Unmanaged<_ServiceEntryCore>, as _: Service.Type) -> Service? {
+        let entry = core._withUnsafeGuaranteedRef { entry in
+            (isGraph: entry.scope.load(ordering: .acquiring) == ScopeKind.graph.rawValue && entry.graphKeepsInstanceItself, index: entry.index)
+        }
+        guard entry.isGraph, let object = ResolutionState.unmanagedCurrent._withUnsafeGuaranteedRef({ $0.existingGraphObject(entry.index) }) else {
+            return nil
+        }
+        // The slot keeps the instance itself, a `Service` (the key and
+        // `graphKeepsInstanceItself` say so).
+        return unsafeBitCast(object, to: Service.self)
     }
 
     /// A found entry whose service is too large for the inline scratch.

@@ -271,6 +271,21 @@ final class ResolutionState {
         return Self.instance(of: box, as: Service.self)
     }
 
+    /// What the current graph keeps in the slot of `index`, if a graph is
+    /// in progress and has it.
+    @inlinable
+    @inline(__always)
+    func existingGraphObject(_ index: Int) -> AnyObject? {
+        guard depth > 0, index < capacity else {
+            return nil
+        }
+        let slot = slots + index
+        guard slot.pointee.graph == graph else {
+            return nil
+        }
+        return slot.pointee.box
+    }
+
     /// What a slot keeps for `instance`: a class instance itself (a graph
     /// of classes then allocates nothing more than its objects), anything
     /// else (a struct, a protocol existential, even a class-bound one) in an

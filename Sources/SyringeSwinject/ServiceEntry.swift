@@ -46,13 +46,6 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     /// `_register` from a factory of Swinject's untyped form.
     @usableFromInline
     let make: ((Resolver, UnsafeRawPointer) -> Service?)?
-    /// Dense, process-wide: the entry's slot in each thread's graph
-    /// (`ResolutionState`).
-    @usableFromInline
-    let index: Int
-    /// The built-in scope, or `custom`; read without the lock by resolves.
-    @usableFromInline
-    let scope: Atomic<UInt8>
     /// A `.container` instance: a retained `InstanceBox<Service>`, published
     /// with release order and read with acquire order, like Syringe's
     /// `.shared` instances. A reset retires the box to the reclaimer.
@@ -92,16 +85,17 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
         self.argumentsType = argumentsType
         self.factory = factory
         self.make = make
-        self.index = EntryIndices.take()
         self.scopeObject = objectScope
-        self.scope = Atomic(ScopeKind(objectScope).rawValue)
+        let index = EntryIndices.take()
+        let scope = ScopeKind(objectScope)
+        let keepsItself = Service.self is AnyObject.Type
         // Not `producer ?? Self.producer`: a function passed through the
         // generic `??` comes back wrapped in reabstraction thunks, paid on
         // every resolve.
         if let producer {
-            super.init(producer: producer)
+            super.init(producer: producer, index: index, scope: scope, graphKeepsInstanceItself: keepsItself)
         } else {
-            super.init(producer: Self.producer)
+            super.init(producer: Self.producer, index: index, scope: scope, graphKeepsInstanceItself: keepsItself)
         }
     }
 
@@ -407,9 +401,24 @@ public class _ServiceEntryCore {
 
     @usableFromInline
     let producer: Producer
+    /// Dense, process-wide: the entry's slot in each thread's graph
+    /// (`ResolutionState`).
+    @usableFromInline
+    let index: Int
+    /// The built-in scope, or `custom`; read without the lock by resolves.
+    @usableFromInline
+    let scope: Atomic<UInt8>
+    /// Whether a graph's slot keeps the instance itself (a class instance),
+    /// not in a box (see `ResolutionState.graphObject`): then even
+    /// unspecialised code can hand out a `.graph` instance the graph has.
+    @usableFromInline
+    let graphKeepsInstanceItself: Bool
 
-    init(producer: @escaping Producer) {
+    init(producer: @escaping Producer, index: Int, scope: ScopeKind, graphKeepsInstanceItself: Bool) {
         self.producer = producer
+        self.index = index
+        self.scope = Atomic(scope.rawValue)
+        self.graphKeepsInstanceItself = graphKeepsInstanceItself
     }
 }
 
