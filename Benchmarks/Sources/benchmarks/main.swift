@@ -408,8 +408,10 @@ if !ratios.isEmpty {
 
 print("")
 print("Method:")
-print("  • Release build, warm-up run before timing, CLOCK_MONOTONIC around each repetition, every result sunk through")
-print("    an @inline(never) blackHole that calls an opaque C function.")
+print("  • Release build, CLOCK_MONOTONIC around each repetition, every result sunk through an @inline(never)")
+print("    blackHole that calls an opaque C function.")
+print("  • A row's columns are measured in rounds, one repetition of every column per round (M: all at once), so that")
+print("    the machine's drift falls on every column alike; each round sets its cell up and warms it up first.")
 print("  • Syringe and the Swift-table columns: \(method.opsPerRep) ops per repetition (graph rows: see below).")
 if contenders.contains(.swinject) {
     var swinjectOps: [String] = []
