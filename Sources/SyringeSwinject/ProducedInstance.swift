@@ -8,7 +8,7 @@
 /// producer with one 8-byte store per word, and the resolve, moving it as one
 /// value, reads a two-word one back with a single 16-byte load. The processor
 /// cannot forward that load from the two stores still in flight, so it waits
-/// for them to reach the cache: 40 % of the time of W1's loop (perf).
+/// for them to reach the cache: about 40 % of the time of W1's loop (perf).
 @usableFromInline
 struct ProducedInstance {
     @usableFromInline

@@ -4,10 +4,10 @@
 /// A factory's `Resolver` is an existential of the container itself (Swinject's
 /// factories cast it back: `($0 as? Container)?.currentObjectGraph`). Made
 /// afresh for each factory call, the existential retains the container and
-/// releases it afterwards: two atomic operations per resolve, which drain the
-/// processor's store buffer and cost a five-deep chain (W5) more time than
-/// any other step of its resolves. Kept in a `let` of this object, the
-/// existential is passed to each factory by address instead, with neither.
+/// releases it afterwards: two atomic read-modify-writes per resolve, each of
+/// which waits for the processor's store buffer to drain (a five-deep chain,
+/// W5, made ten). Kept in a `let` of this object, the existential is passed to
+/// each factory by address instead, with neither.
 ///
 /// The container owns its `SelfResolver`, and the existential in it refers
 /// back to the container without owning it: the container's initialiser
@@ -24,7 +24,7 @@ final class SelfResolver {
     }
 
     /// Makes `container`'s, which does not keep `container` alive. Call once,
-    /// from the container's initialiser, and balance with `release(of:)`.
+    /// from the container's initialiser, and balance with `release(_:of:)`.
     static func make(for container: Container) -> Unmanaged<SelfResolver> {
         let made = Unmanaged.passRetained(SelfResolver(container))
         Unmanaged.passUnretained(container).release()
