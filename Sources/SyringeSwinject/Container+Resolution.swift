@@ -229,7 +229,7 @@ extension Container {
 
     /// A `.graph` instance this graph does not have yet.
     @inlinable
-    @inline(never)
+    @inline(__always)
     func produceInGraphSlowly<Service>(_ entry: ServiceEntry<Service>, state: ResolutionState, arguments: UnsafeRawPointer, make: (Resolver, UnsafeRawPointer) -> Service?) -> Service? {
         if let restored = entry.restoredInstance(in: state) {
             return restored
