@@ -1,4 +1,9 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 @_spi(SyringeSwinject) import Syringe
 @testable import SyringeSwinject
@@ -68,3 +73,16 @@ func loggedLines(_ body: () -> Void) -> [String] {
 }
 
 private let capturingLog = Guarded<Void>(())
+
+/// Polls Syringe's reclaimer until `isDone` holds, for at most ten seconds.
+///
+/// What a dropped container kept (its entries, and with them its `.container`
+/// instances) is retired to the reclaimer, which frees it once no resolve
+/// that may still read it is running: at once in a quiet process, a moment
+/// later while tests on other threads resolve.
+func untilReclaimed(_ isDone: () -> Bool) {
+    for _ in 0..<10_000 where !isDone() {
+        Syringe.Reclamation.poll()
+        usleep(1_000)
+    }
+}

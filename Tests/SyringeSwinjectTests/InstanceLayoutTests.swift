@@ -178,6 +178,8 @@ struct InstanceLayoutTests {
             // Only the container's one instance outlives the resolves.
             #expect(alive.count == (scope === ObjectScope.container ? 1 : 0))
         }
+        // The container's instance goes with its entry, through the reclaimer.
+        untilReclaimed { alive.count == 0 }
         #expect(alive.count == 0, "every instance made was freed, none twice")
     }
 }
