@@ -88,7 +88,8 @@ extension Container {
         let entry = core._withUnsafeGuaranteedRef { entry in
             (isGraph: entry.scope.load(ordering: .acquiring) == ScopeKind.graph.rawValue && entry.graphKeepsInstanceItself, index: entry.index)
         }
-        guard entry.isGraph, let object = ResolutionState.unmanagedCurrent._withUnsafeGuaranteedRef({ $0.existingGraphObject(entry.index) }) else {
+        guard entry.isGraph,
+              let object = ResolutionState.unmanagedCurrent._withUnsafeGuaranteedRef({ $0.depth > 0 ? $0.slotObject(at: entry.index) : nil }) else {
             return nil
         }
         // The slot keeps the instance itself, a `Service` (the key and

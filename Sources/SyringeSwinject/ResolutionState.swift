@@ -259,11 +259,7 @@ final class ResolutionState {
     @inlinable
     @inline(__always)
     func graphInstance<Service>(_ index: Int, as type: Service.Type) -> Service? {
-        guard index < capacity else {
-            return nil
-        }
-        let slot = slots + index
-        guard slot.pointee.graph == graph, let box = slot.pointee.box else {
+        guard let box = slotObject(at: index) else {
             return nil
         }
         // The entry at `index` is a ServiceEntry<Service>, and it stores
@@ -271,12 +267,11 @@ final class ResolutionState {
         return Self.instance(of: box, as: Service.self)
     }
 
-    /// What the current graph keeps in the slot of `index`, if a graph is
-    /// in progress and has it.
+    /// What the current graph keeps in the slot of `index`, if anything.
     @inlinable
     @inline(__always)
-    func existingGraphObject(_ index: Int) -> AnyObject? {
-        guard depth > 0, index < capacity else {
+    func slotObject(at index: Int) -> AnyObject? {
+        guard index < capacity else {
             return nil
         }
         let slot = slots + index

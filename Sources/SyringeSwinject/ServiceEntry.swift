@@ -114,7 +114,7 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     /// scope run with the entry's factory.
     static var producer: Producer {
         { container, entry, arguments, out in
-            deliver(Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
+            ProducedInstance.deliver(Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
                 entry.containerInstance() ?? container.produce(entry, arguments: arguments)
             }, to: out)
         }
@@ -128,17 +128,10 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     @inlinable
     static func producer(calling make: @escaping (Resolver, UnsafeRawPointer) -> Service?) -> Producer {
         { container, entry, arguments, out in
-            deliver(Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
+            ProducedInstance.deliver(Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
                 entry.containerInstance() ?? container.produce(entry, arguments: arguments, make: make)
             }, to: out)
         }
-    }
-
-    /// A producer's last step: the instance, if any, handed back.
-    @inlinable
-    @inline(__always)
-    static func deliver(_ made: Service?, to out: UnsafeMutableRawPointer) -> ProducedInstance {
-        ProducedInstance.deliver(made, to: out)
     }
 
     deinit {

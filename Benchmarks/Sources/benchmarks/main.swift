@@ -169,7 +169,7 @@ func measureAsyncCell(_ index: Int, _ contender: Contender, with runner: Runner)
     case "SC1": sample = await runner.sc1(contender)
     case "A1": sample = await runner.a1(contender)
     case "A2": sample = await runner.a2(contender)
-    default: return measureCell(index, contender, with: runner)
+    default: fatalError("\(scenarios[index].id) is not an async scenario")
     }
     return sample.map { [index: $0] } ?? [:]
 }
@@ -179,10 +179,10 @@ for index in selected {
     if scenario.id == "S6", results[index] != nil { continue }
     // M counts bytes, which do not drift: one round of its own repetitions.
     let rounds = scenario.id == "M" ? 1 : method.repetitions
+    let cellRunner = rounds == 1 ? runner : roundRunner
     for round in 1...rounds {
         runner.progress("\(scenario.id) round \(round)/\(rounds)…\n")
         for contender in contenders {
-            let cellRunner = rounds == 1 ? runner : roundRunner
             let cells = ["SC1", "A1", "A2"].contains(scenario.id)
                 ? await measureAsyncCell(index, contender, with: cellRunner)
                 : measureCell(index, contender, with: cellRunner)
