@@ -143,6 +143,8 @@ typedef struct syr_storage {
     uint64_t hash_mask;      // ANDed into every hash; bit 0 always clear (the named bit), the
                              // others all ones unless a test forces collisions
     syr_slot_name *names;    // `capacity` entries, in the same block after the slots
+    void *allocation;        // what the allocator returned for this storage's block:
+                             // the pointer to free (writer side only)
     syr_slot slots[];        // 32-byte aligned: the header is 32 bytes
 } syr_storage;
 
@@ -249,9 +251,25 @@ syr_table_lookup(const syr_table *table, const void *type, const void *signature
 // Writer API: callers serialise these. Defined in syringe_table.c.
 // ---------------------------------------------------------------------------
 
-/// Creates an empty table with room for at least `expected` keys. Returns
-/// NULL when memory is exhausted or no storage can hold `expected` keys.
+/// Bytes at the start of every table's block that belong to the table's
+/// owner (see syr_table_owner_area).
+#define SYR_TABLE_OWNER_BYTES ((size_t)64)
+
+/// Creates an empty table with room for at least `expected` keys, in one
+/// allocation: the owner's bytes, the table and its first storage share a
+/// block, which stays until syr_table_destroy (a storage that replaces the
+/// first is a block of its own, retired when it is replaced in turn).
+/// Returns NULL when memory is exhausted or no storage can hold `expected`
+/// keys.
 syr_table *syr_table_create(size_t expected);
+
+/// SYR_TABLE_OWNER_BYTES bytes, 32-byte aligned and zeroed by
+/// syr_table_create, that the table never reads or writes: its owner's, to
+/// keep what it would otherwise allocate beside the table (Syringe keeps its
+/// container's writer mutex there). Valid until syr_table_destroy, which
+/// frees them without looking at them: the owner tears down what it put
+/// there first.
+void *syr_table_owner_area(syr_table *table);
 
 /// Frees the table, its current storage and every name it owns, at once: call
 /// it only when no reader can reach the table any more. What it retired

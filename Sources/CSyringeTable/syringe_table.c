@@ -78,14 +78,30 @@ static bool syr_capacity_for(size_t keys, size_t *capacity) {
 // Blocks and retirement
 // ---------------------------------------------------------------------------
 
-// A storage block is 64-byte aligned and starts with SYR_STORAGE_HEADROOM
-// bytes of padding; the 32-byte syr_storage header follows, so the slots
-// after it start on a cache line.
+// A storage block is 64-byte aligned (a table's first is 32-byte aligned:
+// see syr_storage_alloc) and starts with SYR_STORAGE_HEADROOM bytes of
+// padding; the 32-byte syr_storage header follows, so the slots after it
+// start on a cache line.
 #define SYR_STORAGE_HEADROOM ((size_t)32)
 _Static_assert(sizeof(syr_storage) == 32 && sizeof(syr_slot) == 32, "slots are 32 bytes, after a 32-byte header");
 
+// Where a storage's layout starts: its headroom (for a table's first
+// storage, the table), before its header.
 static void *syr_storage_block(const syr_storage *storage) {
     return (char *)storage - SYR_STORAGE_HEADROOM;
+}
+
+// The table itself lives in the headroom of its first storage block, after
+// its owner's SYR_TABLE_OWNER_BYTES: one allocation per table and owner,
+// not three (a request's scope makes a table). That block is therefore
+// never retired on its own, even once a rebuild or a clear has replaced the
+// storage in it: it is freed with the table, and until then a reader that
+// still probes the old storage finds it intact.
+_Static_assert(sizeof(syr_table) <= SYR_STORAGE_HEADROOM, "the table fits in a storage block's headroom");
+_Static_assert(SYR_TABLE_OWNER_BYTES % 32 == 0, "the slots after the owner's bytes and the table stay 32-byte aligned");
+
+static bool syr_storage_is_first(const syr_table *table, const syr_storage *storage) {
+    return syr_storage_block(storage) == (const void *)table;
 }
 
 // The block a name entry owns, or NULL for no name and for an inline name.
@@ -99,23 +115,48 @@ static void syr_retire(void *block) {
     syr_reclaim_retire(block, free);
 }
 
-// Empty storage with room for `keys` keys, or NULL when memory is exhausted
-// or no storage can be that large.
-static syr_storage *syr_storage_alloc(size_t keys, uint64_t hash_mask) {
+// Retires a storage that a new one replaced, unless it is the first.
+static void syr_retire_storage(const syr_table *table, syr_storage *storage) {
+    if (!syr_storage_is_first(table, storage)) {
+        syr_retire(storage->allocation);
+    }
+}
+
+// Empty storage with room for `keys` keys, after `prefix` bytes (a multiple
+// of 64) of its block, or NULL when memory is exhausted or no storage can be
+// that large.
+static syr_storage *syr_storage_alloc(size_t keys, uint64_t hash_mask, size_t prefix) {
     size_t capacity, size;
     if (!syr_capacity_for(keys, &capacity) ||
         __builtin_mul_overflow(capacity, sizeof(syr_slot) + sizeof(syr_slot_name), &size) ||
-        __builtin_add_overflow(size, SYR_STORAGE_HEADROOM + sizeof(syr_storage), &size)) {
+        __builtin_add_overflow(size, prefix + SYR_STORAGE_HEADROOM + sizeof(syr_storage), &size)) {
         return NULL;
     }
-    void *memory = NULL;
-    if (posix_memalign(&memory, 64, size) != 0) {
-        return NULL;
+    // A table's first block (the one with a prefix) comes from malloc and is
+    // aligned here to the 32 bytes a slot needs: glibc's posix_memalign
+    // costs about 600 instructions more, and each request's scope makes a
+    // table. A slot may then share a cache line with the next one's half,
+    // which matters little in a table of a few keys; the storage that
+    // replaces it when the table grows is cache-aligned.
+    void *allocation = NULL;
+    char *memory;
+    if (prefix != 0) {
+        size_t padded;
+        if (__builtin_add_overflow(size, (size_t)31, &padded) || (allocation = malloc(padded)) == NULL) {
+            return NULL;
+        }
+        memory = (char *)(((uintptr_t)allocation + 31) & ~(uintptr_t)31);
+    } else {
+        if (posix_memalign(&allocation, 64, size) != 0) {
+            return NULL;
+        }
+        memory = allocation;
     }
     // Every slot starts EMPTY (hash 0) with a NULL value and no name. Plain
     // stores are enough: no reader can see the block before it is published.
     memset(memory, 0, size);
-    syr_storage *storage = (syr_storage *)((char *)memory + SYR_STORAGE_HEADROOM);
+    syr_storage *storage = (syr_storage *)(memory + prefix + SYR_STORAGE_HEADROOM);
+    storage->allocation = allocation;
     storage->mask = capacity - 1;
     storage->hash_mask = hash_mask;
     storage->names = (syr_slot_name *)&storage->slots[capacity];
@@ -393,7 +434,7 @@ static size_t syr_place(syr_storage *storage, uint64_t h, const void *type, cons
 // publishes it; the old storage is retired. Names move with their slots.
 static int syr_rebuild(syr_table *table, size_t keys) {
     syr_storage *old = syr_current(table);
-    syr_storage *fresh = syr_storage_alloc(keys, table->hash_mask);
+    syr_storage *fresh = syr_storage_alloc(keys, table->hash_mask, 0);
     if (fresh == NULL) {
         return -1;
     }
@@ -411,23 +452,21 @@ static int syr_rebuild(syr_table *table, size_t keys) {
     // Readers that already loaded `old` keep probing it safely: it is retired,
     // not freed, and never written again.
     syr_table_storage_store_release(table, fresh);
-    syr_retire(syr_storage_block(old));
+    syr_retire_storage(table, old);
     table->used = table->count;
     return 0;
 }
 
 syr_table *syr_table_create(size_t expected) {
-    syr_table *table = calloc(1, sizeof(syr_table));
-    if (table == NULL) {
-        return NULL;
-    }
-    table->hash_mask = ~(uint64_t)1;  // everything but the named bit (see syr_key_hash)
-    syr_storage *storage = syr_storage_alloc(expected, table->hash_mask);
+    uint64_t hash_mask = ~(uint64_t)1;  // everything but the named bit (see syr_key_hash)
+    syr_storage *storage = syr_storage_alloc(expected, hash_mask, SYR_TABLE_OWNER_BYTES);
     if (storage == NULL) {
-        free(table);
         return NULL;
     }
-    // A plain store: the caller publishes the table itself.
+    // The block is zeroed: count and used start at 0. Plain stores: the
+    // caller publishes the table itself.
+    syr_table *table = (syr_table *)syr_storage_block(storage);
+    table->hash_mask = hash_mask;
     table->storage = storage;
     return table;
 }
@@ -443,8 +482,15 @@ void syr_table_destroy(syr_table *table) {
             free(syr_name_owned_block(storage->names[index]));
         }
     }
-    free(syr_storage_block(storage));
-    free(table);
+    if (!syr_storage_is_first(table, storage)) {
+        free(storage->allocation);
+    }
+    // The first storage's header follows the table, whichever storage is current.
+    free(((syr_storage *)((char *)table + SYR_STORAGE_HEADROOM))->allocation);
+}
+
+void *syr_table_owner_area(syr_table *table) {
+    return (char *)table - SYR_TABLE_OWNER_BYTES;
 }
 
 int syr_table_insert(syr_table *table, const void *type, const void *signature, const void *name,
@@ -510,7 +556,7 @@ void *syr_table_remove(syr_table *table, const void *type, const void *signature
 
 int syr_table_clear(syr_table *table) {
     syr_storage *old = syr_current(table);
-    syr_storage *fresh = syr_storage_alloc(0, table->hash_mask);
+    syr_storage *fresh = syr_storage_alloc(0, table->hash_mask, 0);
     if (fresh == NULL) {
         return -1;
     }
@@ -521,7 +567,7 @@ int syr_table_clear(syr_table *table) {
             syr_retire(block);
         }
     }
-    syr_retire(syr_storage_block(old));
+    syr_retire_storage(table, old);
     table->count = 0;
     table->used = 0;
     syr_verify_table(table, "clear");

@@ -93,7 +93,7 @@ extension Container {
         for item in pending where !item.disposers.isEmpty {
             failures.append(contentsOf: await item.dispose())
         }
-        keepDisposedBoxes(of: pending)
+        keepDisposedBoxes(of: consume pending)
         if !failures.isEmpty {
             throw DisposalError(failures: failures)
         }
@@ -125,7 +125,7 @@ extension Container {
         for item in pending {
             failures.append(contentsOf: item.disposeSynchronously())
         }
-        keepDisposedBoxes(of: pending)
+        keepDisposedBoxes(of: consume pending)
         return failures
     }
 
@@ -137,9 +137,13 @@ extension Container {
         }
         var pending: [PendingDisposal] = writerLock.withLock {
             // `tracked`'s buffer, taken over: no copy, and no array at all
-            // for a scope that owns nothing to dispose.
+            // for a scope that owns nothing to dispose. Room for every
+            // registration's instance is reserved at once: appending would
+            // grow the buffer at each power of two, an allocation each, and
+            // a request's scope has two or three.
             var taken = tracked
             tracked = []
+            taken.reserveCapacity(taken.count + registry.ordered.count)
             for case let definition? in registry.ordered {
                 if let item = definition.takeSharedInstanceForDisposal() {
                     taken.append(item)
@@ -158,14 +162,18 @@ extension Container {
     /// keeps them until it is freed itself, when no such resolve can be
     /// running: a resolve holds the container it resolves from, which holds
     /// its ancestors, for as long as it runs. Only the boxes: the `.new` and
-    /// `.graph` instances a scope tracked go as soon as they are disposed.
-    private func keepDisposedBoxes(of pending: [PendingDisposal]) {
-        let boxes = pending.compactMap(\.retiring)
-        if !boxes.isEmpty {
-            // Assigned, not appended: a container closes once, and a copy
-            // into an empty array would be an allocation per scope.
-            writerLock.withLock { closedBoxes = boxes }
+    /// `.graph` instances a scope tracked go as soon as they are disposed,
+    /// with their disposers, dropped here from the list in place. The list
+    /// itself is what is kept, not a copy of its boxes: a scope's close
+    /// allocates nothing beyond it.
+    private func keepDisposedBoxes(of pending: consuming [PendingDisposal]) {
+        guard !pending.isEmpty else { return }
+        for index in pending.indices where !pending[index].disposers.isEmpty {
+            pending[index] = pending[index].disposed
         }
+        let kept = pending
+        // Assigned, not appended: a container closes once.
+        writerLock.withLock { closedBoxes = kept }
     }
 
     /// Whether `close()` has been called.

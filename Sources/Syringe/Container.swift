@@ -28,8 +28,9 @@ public final class Container: @unchecked Sendable {
     let table: ResolutionTable
     /// The container consulted when a key is not registered here.
     public let parent: Container?
-    /// Serialises writers (registration, removal, release); resolves never take it.
-    let writerLock = Lock()
+    /// Serialises writers (registration, removal, release); resolves never
+    /// take it. In the table's block (see `WriterLock`).
+    let writerLock: WriterLock
     /// What this container has registered. Guarded by `writerLock`, as are
     /// `tracked` and `closedBoxes`; exclusivity is therefore not checked at
     /// run time (no two accesses can overlap, and every registration, a
@@ -45,11 +46,11 @@ public final class Container: @unchecked Sendable {
     /// when it closes. Guarded by `writerLock`.
     @exclusivity(unchecked)
     var tracked: [PendingDisposal] = []
-    /// The boxes of the instances `close()` disposed, kept until this
-    /// container is freed (see `keepDisposedBoxes`). Set once; guarded by
-    /// `writerLock`.
+    /// What `close()` took, its disposers run and dropped, kept for the
+    /// boxes until this container is freed (see `keepDisposedBoxes`). Set
+    /// once; guarded by `writerLock`.
     @exclusivity(unchecked)
-    var closedBoxes: [AnyObject] = []
+    var closedBoxes: [PendingDisposal] = []
     /// A retained `Observation` once this container traced or was validated
     /// (see `observation`); released with the container.
     let observationSlot = Atomic<UnsafeRawPointer?>(nil)
@@ -64,18 +65,22 @@ public final class Container: @unchecked Sendable {
     /// ```
     public init(parent: Container? = nil) {
         self.table = ResolutionTable()
+        self.writerLock = WriterLock(initializingAt: table.ownerArea)
         self.parent = parent
         self.isScope = false
     }
 
     init(parent: Container, isScope: Bool) {
         self.table = ResolutionTable()
+        self.writerLock = WriterLock(initializingAt: table.ownerArea)
         self.parent = parent
         self.isScope = isScope
     }
 
     deinit {
-        // No reader can exist any more: nothing references this container.
+        // No reader can exist any more: nothing references this container,
+        // and no writer: writers hold it too.
+        writerLock.destroy()
         table.destroy()
         if let observation = observationSlot.load(ordering: .acquiring) {
             Unmanaged<Observation>.fromOpaque(observation).release()

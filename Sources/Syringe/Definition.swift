@@ -88,12 +88,12 @@ class AnyDefinition: @unchecked Sendable {
             SignatureTypes.shared.record(argumentTypes, for: key.signature)
         }
         // Dense indices count definitions alive at once: far below 2³¹.
-        self.index32 = UInt32(DenseIndices.definitions.take())
+        self.index32 = UInt32(DenseIndices.takeDefinitionIndex())
         self.graphIndex32 = kind == .graph ? Int32(DenseIndices.graphs.take()) : -1
     }
 
     deinit {
-        DenseIndices.definitions.giveBack(index)
+        DenseIndices.giveBackDefinitionIndex(index)
         if graphIndex >= 0 {
             DenseIndices.graphs.giveBack(graphIndex)
         }
@@ -181,8 +181,9 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// A retained `Hooks<T>` once `onResolved` was called.
     @usableFromInline
     let hooks = Atomic<UnsafeRawPointer?>(nil)
-    /// The `.weak` state and the async factory: both rare, so one optional
-    /// word holds them (a registration stays within its allocation size).
+    /// The `.weak` state, the async factory and a `.scoped` registration's
+    /// box type: all rare, so one optional word holds them (a registration
+    /// stays within its allocation size).
     @usableFromInline
     let extras: DefinitionExtras<T>?
     /// For a synchronous registration, its factory; for an async one, a
@@ -194,7 +195,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     @usableFromInline
     init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory) {
         self.factory = factory
-        self.extras = kind == .weak ? DefinitionExtras(weak: WeakInstanceBox<T>(), asyncFactory: nil) : nil
+        self.extras = kind == .weak || kind == .scoped ? DefinitionExtras(kind: kind, asyncFactory: nil) : nil
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: false)
     }
 
@@ -202,7 +203,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     @usableFromInline
     init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], asyncFactory: AsyncFactory) {
         self.factory = { _, _ in throw AsyncOnly() }
-        self.extras = DefinitionExtras(weak: kind == .weak ? WeakInstanceBox<T>() : nil, asyncFactory: asyncFactory)
+        self.extras = DefinitionExtras(kind: kind, asyncFactory: asyncFactory)
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
     }
 
@@ -212,7 +213,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     @usableFromInline
     init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory, asyncFactory: AsyncFactory) {
         self.factory = factory
-        self.extras = DefinitionExtras(weak: kind == .weak ? WeakInstanceBox<T>() : nil, asyncFactory: asyncFactory)
+        self.extras = DefinitionExtras(kind: kind, asyncFactory: asyncFactory)
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
     }
 
@@ -265,7 +266,12 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     func publishShared(_ value: T) -> UnsafeRawPointer? {
         // Every box gets its place in the order: whether the instance
         // conforms to `Disposable` is asked only when its owner closes.
-        let made = InstanceBox(value, order: CreationOrder.next())
+        let made: InstanceBox<T>
+        if let boxType = extras?.boxType {
+            made = boxType.init(value, order: CreationOrder.next())
+        } else {
+            made = InstanceBox(value, order: CreationOrder.next())
+        }
         let box = UnsafeRawPointer(Unmanaged.passRetained(made).toOpaque())
         // Release: the box's `value` is visible to every acquire load that
         // sees the pointer. Sequentially consistent, against `close()`: the
@@ -392,10 +398,18 @@ final class DefinitionExtras<T>: Sendable {
     let weak: WeakInstanceBox<T>?
     @usableFromInline
     let asyncFactory: Definition<T>.AsyncFactory?
+    /// For a `.scoped` registration, `InstanceBox<T>`, taken here, where the
+    /// registration is made (specialised for `T`), once. Each scope's copy
+    /// shares these extras, and publishes its instance unspecialised, where
+    /// asking the runtime for this metadata cost about 450 instructions:
+    /// once per request.
+    let boxType: InstanceBox<T>.Type?
 
-    init(weak: WeakInstanceBox<T>?, asyncFactory: Definition<T>.AsyncFactory?) {
-        self.weak = weak
+    @usableFromInline
+    init(kind: AnyDefinition.Kind, asyncFactory: Definition<T>.AsyncFactory?) {
+        self.weak = kind == .weak ? WeakInstanceBox<T>() : nil
         self.asyncFactory = asyncFactory
+        self.boxType = kind == .scoped ? InstanceBox<T>.self : nil
     }
 }
 

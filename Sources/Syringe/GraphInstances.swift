@@ -1,3 +1,4 @@
+import CSyringeTable
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -287,5 +288,36 @@ final class DenseIndices: @unchecked Sendable {
         lock.withLock {
             free.append(index)
         }
+    }
+
+    /// Gives back every index in `indices` under one lock.
+    func giveBack(_ indices: UnsafeBufferPointer<UInt32>) {
+        lock.withLock {
+            free.append(contentsOf: indices.lazy.map(Int.init))
+        }
+    }
+
+    /// A definition's index: one this thread gave back, if its context
+    /// keeps any (`ResolutionContext.takeSpareIndex`), else `definitions`'.
+    /// A request's scope makes and frees a definition or more per request,
+    /// on the thread that serves it: without the lock, that thread never
+    /// waits for the others here.
+    static func takeDefinitionIndex() -> Int {
+        if let context = syr_thread_get(ResolutionTable.contextSlot),
+           let index = Unmanaged<ResolutionContext>.fromOpaque(context).takeUnretainedValue().takeSpareIndex() {
+            return index
+        }
+        return definitions.take()
+    }
+
+    /// Gives a freed definition's index back to this thread's context, or,
+    /// when it has none or no room, to `definitions`. Never makes a
+    /// context: this runs in a `deinit`, possibly at thread exit.
+    static func giveBackDefinitionIndex(_ index: Int) {
+        if let context = syr_thread_get(ResolutionTable.contextSlot),
+           Unmanaged<ResolutionContext>.fromOpaque(context).takeUnretainedValue().keepSpareIndex(index) {
+            return
+        }
+        definitions.giveBack(index)
     }
 }

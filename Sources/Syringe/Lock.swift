@@ -29,18 +29,12 @@ struct Lock: @unchecked Sendable {
 
     @_spi(SyringeSwinject) public
     func lock() {
-        storage.withUnsafeMutablePointerToElements { mutex in
-            let status = pthread_mutex_lock(mutex)
-            precondition(status == 0, "Syringe: pthread_mutex_lock failed (\(status))")
-        }
+        storage.withUnsafeMutablePointerToElements(PthreadMutex.lock)
     }
 
     @_spi(SyringeSwinject) public
     func unlock() {
-        storage.withUnsafeMutablePointerToElements { mutex in
-            let status = pthread_mutex_unlock(mutex)
-            precondition(status == 0, "Syringe: pthread_mutex_unlock failed (\(status))")
-        }
+        storage.withUnsafeMutablePointerToElements(PthreadMutex.unlock)
     }
 
     @_spi(SyringeSwinject) public
@@ -61,23 +55,41 @@ struct Lock: @unchecked Sendable {
 private final class LockStorage: ManagedBuffer<Void, pthread_mutex_t> {
     static func make() -> LockStorage {
         let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in }, to: LockStorage.self)
-        storage.withUnsafeMutablePointerToElements { mutex in
-            var attributes = pthread_mutexattr_t()
-            pthread_mutexattr_init(&attributes)
-            defer { pthread_mutexattr_destroy(&attributes) }
-            #if DEBUG
-            pthread_mutexattr_settype(&attributes, .init(PTHREAD_MUTEX_ERRORCHECK))
-            #endif
-            let status = pthread_mutex_init(mutex, &attributes)
-            precondition(status == 0, "Syringe: pthread_mutex_init failed (\(status))")
-        }
+        storage.withUnsafeMutablePointerToElements(PthreadMutex.initialize)
         return storage
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { mutex in
-            let status = pthread_mutex_destroy(mutex)
-            precondition(status == 0, "Syringe: pthread_mutex_destroy failed (\(status))")
-        }
+        withUnsafeMutablePointerToElements(PthreadMutex.destroy)
+    }
+}
+
+/// The pthread calls of `Lock` and `WriterLock`, each result checked. Debug
+/// builds make error-checking mutexes (see `Lock`).
+enum PthreadMutex {
+    static func initialize(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        defer { pthread_mutexattr_destroy(&attributes) }
+        #if DEBUG
+        pthread_mutexattr_settype(&attributes, .init(PTHREAD_MUTEX_ERRORCHECK))
+        #endif
+        let status = pthread_mutex_init(mutex, &attributes)
+        precondition(status == 0, "Syringe: pthread_mutex_init failed (\(status))")
+    }
+
+    static func destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        let status = pthread_mutex_destroy(mutex)
+        precondition(status == 0, "Syringe: pthread_mutex_destroy failed (\(status))")
+    }
+
+    static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        let status = pthread_mutex_lock(mutex)
+        precondition(status == 0, "Syringe: pthread_mutex_lock failed (\(status))")
+    }
+
+    static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        let status = pthread_mutex_unlock(mutex)
+        precondition(status == 0, "Syringe: pthread_mutex_unlock failed (\(status))")
     }
 }

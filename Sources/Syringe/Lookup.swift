@@ -28,10 +28,21 @@ protocol ResolutionTableInterface {
     func remove(_ key: DefinitionKey) -> UnsafeMutableRawPointer?
     /// Removes every key.
     func removeAll()
+    /// `ResolutionTableOwnerArea.byteCount` bytes, aligned to
+    /// `ResolutionTableOwnerArea.alignment`, that the table keeps for its
+    /// container (its `WriterLock`) until `destroy()`.
+    var ownerArea: UnsafeMutableRawPointer { get }
     /// The per-thread slot (`include/syringe_thread.h`) this build's engine
     /// keeps its `ResolutionContext` in: two builds of the engine can share a
     /// process (the benchmarks do), and each must have its own.
     static var contextSlot: UInt32 { get }
+}
+
+/// The size and alignment of a table's `ownerArea`: the C table's
+/// `SYR_TABLE_OWNER_BYTES`, at the start of the table's block.
+enum ResolutionTableOwnerArea {
+    static let byteCount = 64
+    static let alignment = 32
 }
 
 /// Where a key was found: the definition and the container that holds it.

@@ -53,6 +53,19 @@ struct PendingDisposal: @unchecked Sendable {
         self.retiring = retiring
     }
 
+    /// This entry once its disposers have run: only the box to keep. The
+    /// disposers go, and with them the references they hold to the instance.
+    var disposed: PendingDisposal {
+        PendingDisposal(order: order, definition: definition, retiring: retiring)
+    }
+
+    private init(order: UInt64, definition: AnyDefinition, retiring: AnyObject?) {
+        self.order = order
+        self.definition = definition
+        self.disposers = []
+        self.retiring = retiring
+    }
+
     /// Whether every disposer is synchronous.
     var isSynchronous: Bool {
         disposers.allSatisfy { if case .sync = $0 { true } else { false } }

@@ -19,6 +19,13 @@ struct Registry {
 
     mutating func append(_ definition: AnyDefinition) {
         definition.order = ordered.count
+        if ordered.capacity == 0 {
+            // Room for a few from the start: the first append would make
+            // room for one, and a request's scope, which registers its
+            // values and gets a copy of each `.scoped` registration it
+            // resolves, would pay an allocation again for the second.
+            ordered.reserveCapacity(4)
+        }
         ordered.append(definition)
         if definition.takesArguments { withArguments += 1 }
     }

@@ -60,9 +60,36 @@ final class ResolutionContext {
     @exclusivity(unchecked)
     var finishing = false
 
+    /// Definition indices freed on this thread, handed out again by
+    /// `DenseIndices.takeDefinitionIndex` without its lock. At most
+    /// `spareIndexCapacity`; the rest go back to `DenseIndices.definitions`,
+    /// and so do these when the thread exits.
+    @exclusivity(unchecked)
+    private var spareIndices = UnsafeMutablePointer<UInt32>.allocate(capacity: spareIndexCapacity)
+    @exclusivity(unchecked)
+    private var spareIndexCount = 0
+    private static let spareIndexCapacity = 16
+
     deinit {
         frames.deallocate()
         building.deallocate()
+        DenseIndices.definitions.giveBack(UnsafeBufferPointer(start: spareIndices, count: spareIndexCount))
+        spareIndices.deallocate()
+    }
+
+    /// One of the definition indices this thread keeps, if any.
+    func takeSpareIndex() -> Int? {
+        guard spareIndexCount > 0 else { return nil }
+        spareIndexCount -= 1
+        return Int(spareIndices[spareIndexCount])
+    }
+
+    /// Keeps a freed definition's index for this thread; false when full.
+    func keepSpareIndex(_ index: Int) -> Bool {
+        guard spareIndexCount < Self.spareIndexCapacity else { return false }
+        spareIndices[spareIndexCount] = UInt32(index)
+        spareIndexCount += 1
+        return true
     }
 
     struct PendingHook {

@@ -28,6 +28,10 @@ struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
         syr_table_destroy(raw)
     }
 
+    var ownerArea: UnsafeMutableRawPointer {
+        syr_table_owner_area(raw)
+    }
+
     /// Finds the definition of an unnamed key. Lock-free; the hot path.
     @inlinable
     @inline(__always)

@@ -33,7 +33,7 @@ final class SelfResolver {
 
     /// Destroys `container`'s; call from its `deinit`.
     static func release(_ made: Unmanaged<SelfResolver>, of container: Container) {
-        Unmanaged.passUnretained(container).retain()
+        _ = Unmanaged.passUnretained(container).retain()
         made.release()
     }
 }

@@ -31,10 +31,17 @@ struct TableKey: Hashable {
 @usableFromInline
 struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
     let storage = DictionaryStorage()
+    /// A block of its own: the C table keeps these bytes in its own block.
+    let ownerArea = UnsafeMutableRawPointer.allocate(
+        byteCount: ResolutionTableOwnerArea.byteCount,
+        alignment: ResolutionTableOwnerArea.alignment
+    )
 
     init() {}
 
-    func destroy() {}
+    func destroy() {
+        ownerArea.deallocate()
+    }
 
     func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> UnsafeMutableRawPointer? {
         storage.lookup(TableKey(type: type, signature: signature, name: nil))
