@@ -41,7 +41,7 @@ enum AsyncClaims {
         // instructions).
         let lock = Lock()
         @exclusivity(unchecked)
-        var claims: [ObjectIdentifier: Claim] = [:]
+        var claims = ClaimTable<Claim>()
         @exclusivity(unchecked)
         var waiters: [UInt64: Waiter] = [:]
         @exclusivity(unchecked)
@@ -139,6 +139,8 @@ enum AsyncClaims {
     static func release(_ key: ObjectIdentifier) {
         let woken: [Waiter] = state.lock.withLock {
             state.claims[key] = nil
+            // Nearly always nobody waits: then nothing to filter, or hash.
+            guard !state.waiters.isEmpty else { return [] }
             let woken = state.waiters.filter { $0.value.key == key }
             for id in woken.keys {
                 state.waiters[id] = nil

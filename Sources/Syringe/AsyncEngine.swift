@@ -297,7 +297,7 @@ extension Container {
         if definition.kind == .scopeLocal && holder === scope {
             return try await createSharedAsync(definition, holder: scope, arguments: arguments, parent: parent)
         }
-        let local = unsafeDowncast(scope.scopeLocalInSection(of: definition), to: Definition<T>.self)
+        let local = unsafeDowncast(scope.scopeLocalInSection(of: definition, registeredHere: holder === scope), to: Definition<T>.self)
         if let instance = local.sharedInstanceInSection() {
             return instance
         }

@@ -225,7 +225,7 @@ extension Container {
         if definition.kind == .scopeLocal && holder === scope {
             return try createShared(definition, holder: scope, arguments: arguments, context: context)
         }
-        let local = unsafeDowncast(scope.scopeLocal(of: definition), to: Definition<T>.self)
+        let local = unsafeDowncast(scope.scopeLocal(of: definition, registeredHere: holder === scope), to: Definition<T>.self)
         return try scope.produceNested(local, holder: scope, arguments: arguments, context: context)
     }
 
@@ -235,11 +235,12 @@ extension Container {
     /// resolve on another thread, or a registration made in the scope since.
     /// A `.scoped` registration made in this scope itself holds the key: its
     /// copy goes under a key of its own (`ScopeLocalCopy`), found on the slow
-    /// path only.
-    func scopeLocal(of definition: AnyDefinition) -> AnyDefinition {
+    /// path only, and looked for only when `registeredHere` says the
+    /// registration is this scope's (one lookup less for the others).
+    func scopeLocal(of definition: AnyDefinition, registeredHere: Bool) -> AnyDefinition {
         let key = definition.key
         let ownCopyKey = DefinitionKey(type: key.type, signature: ScopeLocalCopy.identity, name: key.name)
-        if let copy = lookup(ownCopyKey) {
+        if registeredHere, let copy = lookup(ownCopyKey) {
             return copy   // lock-free: the copy of a registration made here, installed earlier
         }
         return writerLock.withLock {
@@ -262,10 +263,10 @@ extension Container {
 
     /// `scopeLocal(of:)` for the async engine, which holds no read-side
     /// section of its own.
-    func scopeLocalInSection(of definition: AnyDefinition) -> AnyDefinition {
+    func scopeLocalInSection(of definition: AnyDefinition, registeredHere: Bool) -> AnyDefinition {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
-        return scopeLocal(of: definition)
+        return scopeLocal(of: definition, registeredHere: registeredHere)
     }
 
     /// The error for a `.scoped` registration resolved where no scope is:

@@ -1,0 +1,33 @@
+/// A table of claim bookkeeping (`InstanceCreation`, `AsyncClaims`), keyed
+/// by object identity: an array searched from the front, not a
+/// `Dictionary`. It holds a few entries at a time (one per creation in
+/// progress, or thread waiting, on each thread or task), and hashing a key
+/// cost more than the search; a removal moves the last entry into the gap,
+/// so the array keeps its buffer and a claim allocates nothing.
+struct ClaimTable<Value> {
+    private var entries: [(key: ObjectIdentifier, value: Value)] = []
+
+    subscript(key: ObjectIdentifier) -> Value? {
+        get {
+            entries.first { $0.key == key }?.value
+        }
+        set {
+            let index = entries.firstIndex { $0.key == key }
+            switch (index, newValue) {
+            case let (index?, value?):
+                entries[index].value = value
+            case let (index?, nil):
+                entries.swapAt(index, entries.count - 1)
+                entries.removeLast()
+            case let (nil, value?):
+                entries.append((key, value))
+            case (nil, nil):
+                break
+            }
+        }
+    }
+
+    var values: LazyMapSequence<[(key: ObjectIdentifier, value: Value)], Value> {
+        entries.lazy.map(\.value)
+    }
+}
