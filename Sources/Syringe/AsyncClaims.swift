@@ -120,17 +120,31 @@ enum AsyncClaims {
         existing: () throws(ResolutionError) -> T?,
         create: nonisolated(nonsending) () async throws(ResolutionError) -> T
     ) async throws(ResolutionError) -> T {
+        try await existingOrCreated(key, for: frame, existing: existing, value: { $0 }, create: create)
+    }
+
+    /// `existingOrCreated` where `existing` finds something that holds the
+    /// instance (a `.shared` box) and `value` takes the instance out: in
+    /// unspecialised code a `T?` costs a runtime metadata lookup per use,
+    /// an optional class reference none.
+    @inline(__always)
+    nonisolated(nonsending) static func existingOrCreated<T, Found>(
+        _ key: ObjectIdentifier, for frame: AsyncFrame,
+        existing: () throws(ResolutionError) -> Found?,
+        value: (Found) -> T,
+        create: nonisolated(nonsending) () async throws(ResolutionError) -> T
+    ) async throws(ResolutionError) -> T {
         while true {
-            if let instance = try existing() {
-                return instance
+            if let found = try existing() {
+                return value(found)
             }
             if try await acquire(key, for: frame) {
                 break
             }
         }
         defer { release(key) }
-        if let instance = try existing() {
-            return instance
+        if let found = try existing() {
+            return value(found)
         }
         return try await create()
     }

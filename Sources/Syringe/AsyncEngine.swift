@@ -209,7 +209,9 @@ extension Container {
     nonisolated(nonsending) func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
             try await AsyncClaims.existingOrCreated(ObjectIdentifier(definition), for: frame) { () throws(ResolutionError) in
-                definition.sharedInstanceInSection()
+                definition.sharedBoxInSection()
+            } value: { box in
+                box.value
             } create: { () throws(ResolutionError) -> T in
                 try await makeShared(definition, holder: holder, arguments: arguments, frame: frame)
             }
@@ -223,7 +225,11 @@ extension Container {
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
         Observation.current?.markCreated()
         guard let box = definition.publishShared(instance) else {
-            return definition.sharedInstanceInSection() ?? instance   // a synchronous creator published first
+            // A synchronous creator published first.
+            if let published = definition.sharedBoxInSection() {
+                return published.value
+            }
+            return instance
         }
         try holder.publishOrAbandon(instance, box: box, of: definition, path: frame.pathText)
         if let hooks = definition.hooksInSection() {
@@ -298,8 +304,8 @@ extension Container {
             return try await createSharedAsync(definition, holder: scope, arguments: arguments, parent: parent)
         }
         let local = unsafeDowncast(scope.scopeLocalInSection(of: definition, registeredHere: holder === scope), to: Definition<T>.self)
-        if let instance = local.sharedInstanceInSection() {
-            return instance
+        if let box = local.sharedBoxInSection() {
+            return box.value
         }
         return try await scope.createSharedAsync(local, holder: scope, arguments: arguments, parent: parent)
     }
@@ -311,12 +317,18 @@ extension Container {
 }
 
 extension Definition {
-    /// `sharedInstance()` for the async engine, which holds no read-side
-    /// section of its own: the box it reads must not be freed meanwhile.
-    func sharedInstanceInSection() -> T? {
+    /// The box of the `.shared` instance, if it exists, for the async
+    /// engine, which holds no read-side section of its own: the box is
+    /// retained inside one, so it cannot be freed meanwhile. A box, not the
+    /// `T?` of `sharedInstance()`: in this unspecialised code each `T?`
+    /// costs a runtime metadata lookup, a class reference's optional none.
+    func sharedBoxInSection() -> InstanceBox<T>? {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
-        return sharedInstance()
+        guard let box = sharedBox.load(ordering: .acquiring) else {
+            return nil
+        }
+        return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeUnretainedValue()
     }
 
     /// Runs `body` with the `.weak` box, holding the definition's claim for

@@ -254,6 +254,16 @@ final class AsyncResolution: @unchecked Sendable {
     /// if they never all run.
     func deferCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T, undo: (() -> Void)?) {
         guard !hooks.callbacks.isEmpty else { return }
+        queueCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: undo)
+    }
+
+    /// `deferCallbacks` once there are some: apart, because building the
+    /// queued closure needs `UncheckedSendable<T>`'s metadata, a runtime
+    /// lookup in this unspecialised code, which the optimiser asked for on
+    /// entry, before the check, for every instance with hooks (a disposer
+    /// alone, as a request's transaction has).
+    @inline(never)
+    private func queueCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T, undo: (() -> Void)?) {
         // @unchecked: the instance goes from the task that made it to the
         // one that finishes the resolve, which runs after it, never beside it.
         let deferred = UncheckedSendable(instance)

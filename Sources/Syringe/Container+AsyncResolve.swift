@@ -109,8 +109,8 @@ extension Container {
     nonisolated(nonsending) func resolveAllAsync<T>(type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> [T] {
         var instances: [T] = []
         for (definition, holder) in registrations(of: T.self) {
-            if !syr_observed(), let instance = definition.sharedInstanceInSection() {
-                instances.append(instance)
+            if !syr_observed(), let box = definition.sharedBoxInSection() {
+                instances.append(box.value)
             } else {
                 instances.append(try await produceAsync(definition, holder: holder, arguments: Container.noArguments, parent: parent))
             }

@@ -104,16 +104,16 @@ extension Container {
         }
         let around = parent?.unlessEnded
         guard let observation = Observation.current?.observation ?? nearestObservation() else {
-            if let instance = definition.sharedInstanceInSection() {
-                return instance
+            if let box = definition.sharedBoxInSection() {
+                return box.value
             }
             return try await produceAsyncUnobserved(definition, holder: holder, arguments: arguments, parent: parent)
         }
         let resolve = ObservedResolve(observation: observation)
         let start = ContinuousClock.now
         let result: Result<T, ResolutionError>
-        if let instance = definition.sharedInstanceInSection() {
-            result = .success(instance)
+        if let box = definition.sharedBoxInSection() {
+            result = .success(box.value)
         } else {
             // Bound for this resolve: the resolves its factory makes, in
             // this task or its children, find the observation here, and the
