@@ -174,7 +174,7 @@ extension Container {
     @usableFromInline
     func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) {
         frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
-        if !hooks.disposers.isEmpty, let failure = trackForDisposal(instance, of: definition, path: frame.pathText) {
+        if hooks.hasDisposers, let failure = trackForDisposal(instance, of: definition, path: frame.pathText) {
             throw failure
         }
     }
@@ -262,7 +262,7 @@ extension Container {
 
     /// `.weak`: the live instance, or a new one made by one task at a time.
     nonisolated(nonsending) func reuseOrCreateWeakAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        if let hooks = definition.hooksInSection(), !hooks.disposers.isEmpty {
+        if let hooks = definition.hooksInSection(), hooks.hasDisposers {
             throw definition.error(.disposerWithoutOwner(scope: .weak), path: path(to: definition, below: parent))
         }
         return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in

@@ -253,7 +253,7 @@ final class AsyncResolution: @unchecked Sendable {
     /// end of the outermost resolve; `undo` takes a published instance back
     /// if they never all run.
     func deferCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T, undo: (() -> Void)?) {
-        guard !hooks.callbacks.isEmpty else { return }
+        guard hooks.hasCallbacks else { return }
         queueCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: undo)
     }
 

@@ -338,7 +338,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         guard hooks.load(ordering: .acquiring) != nil, let hooks = loadHooks() else {
             return false
         }
-        return !hooks.disposers.isEmpty
+        return hooks.hasDisposers
     }
 
     override func destroyGraphInstance(at value: UnsafeMutableRawPointer) {
@@ -450,9 +450,20 @@ final class Hooks<T>: @unchecked Sendable {
     /// Run in this order when the instance's owner closes.
     @usableFromInline
     let disposers: [Disposer<T>]
+    /// Whether `callbacks` and `disposers` have any: plain flags, because
+    /// unspecialised code (every async resolve, a scope's) that asks an
+    /// `Array<Callback>` or `Array<Disposer<T>>` whether it is empty first
+    /// asks the runtime for its metadata, several hundred instructions, for
+    /// each instance with hooks.
+    @usableFromInline
+    let hasCallbacks: Bool
+    @usableFromInline
+    let hasDisposers: Bool
 
     init(callbacks: [Callback], disposers: [Disposer<T>]) {
         self.callbacks = callbacks
         self.disposers = disposers
+        self.hasCallbacks = !callbacks.isEmpty
+        self.hasDisposers = !disposers.isEmpty
     }
 }

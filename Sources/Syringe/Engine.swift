@@ -170,7 +170,7 @@ extension Container {
     @usableFromInline
     func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver, context: ResolutionContext) {
         context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
-        if !hooks.disposers.isEmpty, let failure = trackForDisposal(instance, of: definition, path: context.pathText) {
+        if hooks.hasDisposers, let failure = trackForDisposal(instance, of: definition, path: context.pathText) {
             context.deferFailure(failure, of: definition)
         }
     }

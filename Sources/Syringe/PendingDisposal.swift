@@ -41,7 +41,7 @@ struct PendingDisposal: @unchecked Sendable {
         // Not `loadHooks()?.disposers ?? []`: the empty default would need
         // the metadata of `[Disposer<T>]`, a runtime lookup per instance in
         // this unspecialised code, for the registrations without hooks.
-        if let hooks = definition.loadHooks() {
+        if let hooks = definition.loadHooks(), hooks.hasDisposers {
             for disposer in hooks.disposers {
                 switch disposer {
                 case .sync(let body): disposers.append(.sync { try body(instance) })

@@ -402,7 +402,7 @@ final class ResolutionContext {
     func deferCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T,
                            undo: ((ResolutionContext) -> Void)?) {
         // Hooks may hold only disposers.
-        guard !hooks.callbacks.isEmpty else { return }
+        guard hooks.hasCallbacks else { return }
         pending.append(PendingHook(definition: definition, run: {
             for callback in hooks.callbacks {
                 try callback(resolver, instance)
