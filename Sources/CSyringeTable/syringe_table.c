@@ -123,7 +123,7 @@ static void syr_retire_storage(const syr_table *table, syr_storage *storage) {
 }
 
 // Empty storage with room for `keys` keys, after `prefix` bytes (a multiple
-// of 64) of its block, or NULL when memory is exhausted or no storage can be
+// of 32) of its block, or NULL when memory is exhausted or no storage can be
 // that large.
 static syr_storage *syr_storage_alloc(size_t keys, uint64_t hash_mask, size_t prefix) {
     size_t capacity, size;

@@ -398,11 +398,10 @@ final class DefinitionExtras<T>: Sendable {
     let weak: WeakInstanceBox<T>?
     @usableFromInline
     let asyncFactory: Definition<T>.AsyncFactory?
-    /// For a `.scoped` registration, `InstanceBox<T>`, taken here, where the
-    /// registration is made (specialised for `T`), once. Each scope's copy
-    /// shares these extras, and publishes its instance unspecialised, where
-    /// asking the runtime for this metadata cost about 450 instructions:
-    /// once per request.
+    /// For a `.scoped` registration, `InstanceBox<T>`, asked of the runtime
+    /// once, when the registration is made. Each scope's copy shares these
+    /// extras and publishes its instance in unspecialised code, where asking
+    /// for this metadata cost about 450 instructions: once per request.
     let boxType: InstanceBox<T>.Type?
 
     @usableFromInline
