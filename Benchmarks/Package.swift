@@ -8,6 +8,13 @@
 //   Benchmarks/check-allocations.sh                               # the allocation check (CI)
 import PackageDescription
 
+let graphDependencies: [Target.Dependency] = [
+    "GraphWorkloads",
+    "SyringeOnDictionary",
+    .product(name: "Syringe", package: "Syringe"),
+    .product(name: "Swinject", package: "Swinject"),
+]
+
 let package = Package(
     name: "SyringeBenchmarks",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -46,7 +53,8 @@ let package = Package(
             ]
         ),
         .target(name: "ManyTypesA", dependencies: ["ManyTypeSupport"]),
-        // G1–G3's generated object graphs (generate-graphs.py).
+        // G1–G3's generated object graphs (generate-graphs.py), a module each:
+        // they compile in parallel, and the allocation check needs G1 only.
         .target(
             name: "GraphWorkloads",
             dependencies: [
@@ -55,6 +63,9 @@ let package = Package(
                 .product(name: "Swinject", package: "Swinject"),
             ]
         ),
+        .target(name: "GraphG1", dependencies: graphDependencies),
+        .target(name: "GraphG2", dependencies: graphDependencies),
+        .target(name: "GraphG3", dependencies: graphDependencies),
         .target(name: "ManyTypesB", dependencies: ["ManyTypeSupport"]),
         // W1–W6: one source written against Swinject's API, compiled twice.
         // SwinjectShapes builds it against Swinject; SyringeSwinjectShapes builds
@@ -80,6 +91,9 @@ let package = Package(
                 "ManyTypesA",
                 "ManyTypesB",
                 "GraphWorkloads",
+                "GraphG1",
+                "GraphG2",
+                "GraphG3",
                 "SwinjectShapes",
                 "SyringeSwinjectShapes",
                 .product(name: "Syringe", package: "Syringe"),
@@ -91,6 +105,7 @@ let package = Package(
             name: "Allocations",
             dependencies: [
                 "GraphWorkloads",
+                "GraphG1",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Syringe", package: "Syringe"),
             ],

@@ -173,7 +173,7 @@ extension Container {
         }
         let kept = pending
         // Assigned, not appended: a container closes once.
-        writerLock.withLock { closedBoxes = kept }
+        writerLock.withLock { closedEntries = kept }
     }
 
     /// Whether `close()` has been called.

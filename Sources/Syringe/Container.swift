@@ -32,7 +32,7 @@ public final class Container: @unchecked Sendable {
     /// take it. In the table's block (see `WriterLock`).
     let writerLock: WriterLock
     /// What this container has registered. Guarded by `writerLock`, as are
-    /// `tracked` and `closedBoxes`; exclusivity is therefore not checked at
+    /// `tracked` and `closedEntries`; exclusivity is therefore not checked at
     /// run time (no two accesses can overlap, and every registration, a
     /// scope's copies and its close paid for the checks).
     @exclusivity(unchecked)
@@ -50,7 +50,7 @@ public final class Container: @unchecked Sendable {
     /// boxes until this container is freed (see `keepDisposedBoxes`). Set
     /// once; guarded by `writerLock`.
     @exclusivity(unchecked)
-    var closedBoxes: [PendingDisposal] = []
+    var closedEntries: [PendingDisposal] = []
     /// A retained `Observation` once this container traced or was validated
     /// (see `observation`); released with the container.
     let observationSlot = Atomic<UnsafeRawPointer?>(nil)

@@ -1,3 +1,5 @@
+import CSyringeTable
+
 /// Step 2 of a resolve: find the registration for a key in the container that
 /// was asked, then in each of its ancestors.
 
@@ -39,9 +41,10 @@ protocol ResolutionTableInterface {
 }
 
 /// The size and alignment of a table's `ownerArea`: the C table's
-/// `SYR_TABLE_OWNER_BYTES`, at the start of the table's block.
+/// `SYR_TABLE_OWNER_BYTES`, at the start of its block, which is aligned to
+/// the 32 bytes a slot needs (see `syr_table_owner_area`).
 enum ResolutionTableOwnerArea {
-    static let byteCount = 64
+    static let byteCount = Int(SYR_TABLE_OWNER_BYTES)
     static let alignment = 32
 }
 

@@ -30,6 +30,7 @@
 // The expected counts are checked in under Benchmarks/Thresholds/ and enforced
 // by Benchmarks/check-allocations.sh: any extra allocation fails the check.
 import Benchmark
+import GraphG1
 import GraphWorkloads
 import Syringe
 

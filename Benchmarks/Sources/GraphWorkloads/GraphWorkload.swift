@@ -1,4 +1,5 @@
-// Rows G1–G3: whole object graphs (generate-graphs.py writes G1–G3.swift).
+// Rows G1–G3: whole object graphs. generate-graphs.py writes each graph as a
+// module of its own (GraphG1–GraphG3), which declares it as `GraphWorkload.g1`…
 import Swinject
 import Syringe
 import SyringeOnDictionary
@@ -20,4 +21,26 @@ public struct GraphWorkload: Sendable {
     /// Makes the `.shared` nodes (if any) and returns the hand-wired build of
     /// the rest: direct initialiser calls in dependency order.
     public let makeByHand: @Sendable () -> () -> AnyObject
+
+    public init(
+        nodes: Int, edges: Int, objectsPerResolve: Int,
+        registerSyringe: @escaping @Sendable (Syringe.Container) -> Void,
+        resolveSyringe: @escaping @Sendable (Syringe.Container) -> AnyObject,
+        registerOnDictionary: @escaping @Sendable (SyringeOnDictionary.Container) -> Void,
+        resolveOnDictionary: @escaping @Sendable (SyringeOnDictionary.Container) -> AnyObject,
+        registerSwinject: @escaping @Sendable (Swinject.Container) -> Void,
+        resolveSwinject: @escaping @Sendable (Swinject.Resolver) -> AnyObject,
+        makeByHand: @escaping @Sendable () -> () -> AnyObject
+    ) {
+        self.nodes = nodes
+        self.edges = edges
+        self.objectsPerResolve = objectsPerResolve
+        self.registerSyringe = registerSyringe
+        self.resolveSyringe = resolveSyringe
+        self.registerOnDictionary = registerOnDictionary
+        self.resolveOnDictionary = resolveOnDictionary
+        self.registerSwinject = registerSwinject
+        self.resolveSwinject = resolveSwinject
+        self.makeByHand = makeByHand
+    }
 }

@@ -1,3 +1,6 @@
+import GraphG1
+import GraphG2
+import GraphG3
 import GraphWorkloads
 import ManyTypeSupport
 import ManyTypesA
