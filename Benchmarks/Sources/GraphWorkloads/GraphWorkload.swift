@@ -22,6 +22,8 @@ public struct GraphWorkload: Sendable {
     /// the rest: direct initialiser calls in dependency order.
     public let makeByHand: @Sendable () -> () -> AnyObject
 
+    /// Public, unlike the memberwise initialiser: each graph's module
+    /// (GraphG1–GraphG3) makes its own, as `GraphWorkload.g1` and so on.
     public init(
         nodes: Int, edges: Int, objectsPerResolve: Int,
         registerSyringe: @escaping @Sendable (Syringe.Container) -> Void,
