@@ -22,7 +22,7 @@ extension Container {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         guard let located = locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
-            throw notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [])
+            try throwNotRegistered(T.self, name: name)
         }
         return try produce(located, as: T.self, arguments: Container.noArguments)
     }

@@ -129,6 +129,22 @@ struct ErrorTests {
         _ = try c.tryResolve(type: A.self)
     }
 
+    @Test("a cycle below the outermost resolve is reported with its path",
+          arguments: [Scope.new, .shared, .graph, .weak])
+    func innerCycle(_ scope: Scope) throws {
+        final class Root { init(_ a: AnyObject) {} }
+        final class A { init(_ b: AnyObject) {} }
+        final class B { init(_ a: AnyObject) {} }
+        let c = Container()
+        c.register(type: Root.self, in: scope) { r in Root(try r.resolve(type: A.self)) }
+        c.register(type: A.self, in: scope) { r in A(try r.resolve(type: B.self)) }
+        c.register(type: B.self, in: scope) { r in B(try r.resolve(type: A.self)) }
+        let failure = try #require(expectResolutionError(.cycle) { try c.tryResolve(type: Root.self) })
+        #expect(failure.path == ["Root", "A", "B", "A"])
+        c.register(type: B.self, in: scope) { _ in B(NSObjectLike()) }
+        _ = try c.tryResolve(type: Root.self)
+    }
+
     @Test("a factory with arguments may resolve itself with other arguments")
     func argumentRecursion() throws {
         final class Node: Sendable {

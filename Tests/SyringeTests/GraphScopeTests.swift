@@ -361,6 +361,29 @@ struct DeepGraphTests {
         #expect(outcome.cycle?.path.first == #"Link["999"]"# && outcome.cycle?.path.last == #"Link["999"]"#)
     }
 
+    @Test("a resolve nested through more than 10 000 distinct registrations is a cycle error, not a stack overflow")
+    func depthBound() {
+        let result = Locked(Outcome())
+        Self.onLargeStack {
+            let c = Container()
+            for level in 0...10_000 {
+                c.register(type: Link.self, name: "\(level)", in: .new) { r in Link(try r.resolve(type: Link.self, name: "\(level + 1)")) }
+            }
+            do throws(ResolutionError) {
+                _ = try c.tryResolve(type: Link.self, name: "0")
+            } catch {
+                result.withLock { outcome in
+                    outcome.cycle = error
+                    if case .cycle = error.reason { outcome.cycleReason = "cycle" }
+                }
+            }
+        }
+        let outcome = result.withLock { $0 }
+        #expect(outcome.cycleReason == "cycle")
+        #expect(outcome.cycle?.path.count == 10_001, "10 000 frames, then the one refused")
+        #expect(outcome.cycle?.path.last == #"Link["10000"]"#)
+    }
+
     static func resolveThousandLevels() -> Outcome {
         var outcome = Outcome()
         let c = Container()
