@@ -49,14 +49,16 @@ class AnyDefinition: @unchecked Sendable {
     private var order32: UInt32 = 0
 
     /// This definition's counter in each thread's cycle check
-    /// (`ResolutionContext.enterNested`).
+    /// (`ResolutionContext.enter`). Final, like `graphIndex`: inlined into
+    /// another module, a class's computed property is otherwise called
+    /// through the vtable (each level of a nested resolve paid such a call).
     @inlinable
-    var index: Int { Int(index32) }
+    final var index: Int { Int(index32) }
 
     /// The slot of this definition's instances in each thread's
     /// `GraphInstances`; -1 unless `kind` is `.graph`.
     @inlinable
-    var graphIndex: Int { Int(graphIndex32) }
+    final var graphIndex: Int { Int(graphIndex32) }
 
     /// Position in the owner's registration order. Guarded by the owner's writer lock.
     var order: Int {

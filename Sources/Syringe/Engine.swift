@@ -97,18 +97,33 @@ extension Container {
     /// from `produceInScope`: most edges of an object graph end in an
     /// instance the graph already has, and this returns it with the fewest
     /// steps. Specialised for `T` and out of line, like `produceSlowly`.
+    ///
+    /// The hit takes no throwing closure: the optimiser does not inline
+    /// `guaranteed`'s here, and each was a call on every edge of a graph.
+    /// A hit is never the outermost resolve: an idle context's graph is
+    /// empty (it is dropped when the outermost resolve ends), so there is
+    /// nothing to finish.
     @inlinable
     @inline(never)
     func produceInGraph<T>(_ definition: Unmanaged<Definition<T>>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
+        let context = ResolutionContext.currentUnretained
+        let index = definition._withUnsafeGuaranteedRef { $0.graphIndex }
+        if let instance = context._withUnsafeGuaranteedRef({ $0.graphInstance(at: index, as: T.self) }) {
+            return instance
+        }
+        return try constructInGraph(definition, arguments: arguments, context: context)
+    }
+
+    /// `produceInGraph` when the graph has no instance yet: once per node.
+    /// Out of line, so that the hit stays small enough for the optimiser
+    /// to inline its closure.
+    @inlinable
+    @inline(never)
+    func constructInGraph<T>(_ definition: Unmanaged<Definition<T>>, arguments: UnsafeRawPointer,
+                             context: Unmanaged<ResolutionContext>) throws(ResolutionError) -> T {
         try guaranteed(definition) { (definition) throws(ResolutionError) -> T in
-            try guaranteed(ResolutionContext.currentUnretained) { (context) throws(ResolutionError) -> T in
-                // A hit is never the outermost resolve: an idle context's
-                // graph is empty (it is dropped when the outermost resolve
-                // ends), so there is nothing to finish.
-                if let instance = context.graphInstance(of: definition) {
-                    return instance
-                }
-                return try asOutermostIfIdle(context) { () throws(ResolutionError) -> T in
+            try guaranteed(context) { (context) throws(ResolutionError) -> T in
+                try asOutermostIfIdle(context) { () throws(ResolutionError) -> T in
                     try reuseOrConstructInGraphSlowly(definition, arguments: arguments, context: context)
                 }
             }

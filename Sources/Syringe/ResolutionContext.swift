@@ -384,7 +384,15 @@ final class ResolutionContext {
     @inlinable
     @inline(__always)
     func graphInstance<T>(of definition: Definition<T>) -> T? {
-        guard let value = graph.value(at: definition.graphIndex) else {
+        graphInstance(at: definition.graphIndex, as: T.self)
+    }
+
+    /// The instance in the current graph at `index` (a definition's
+    /// `graphIndex`), if it has one; `T` is that definition's type.
+    @inlinable
+    @inline(__always)
+    func graphInstance<T>(at index: Int, as _: T.Type) -> T? {
+        guard let value = graph.value(at: index) else {
             return nil
         }
         if GraphInstances.fitsInline(T.self) {
