@@ -108,8 +108,10 @@ extension Container {
     func produceInGraph<T>(_ definition: Unmanaged<Definition<T>>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
         let context = ResolutionContext.currentUnretained
         let index = definition._withUnsafeGuaranteedRef { $0.graphIndex }
-        if let instance = context._withUnsafeGuaranteedRef({ $0.graphInstance(at: index, as: T.self) }) {
-            return instance
+        // Two steps, so that the closure is not generic: a generic one
+        // stayed a call of its own.
+        if let value = context._withUnsafeGuaranteedRef({ $0.graph.value(at: index) }) {
+            return GraphInstances.instance(at: value, as: T.self)
         }
         return try constructInGraph(definition, arguments: arguments, context: context)
     }

@@ -124,22 +124,42 @@ final class GraphInstances {
     @inlinable
     @inline(__always)
     func value(at index: Int) -> UnsafeMutableRawPointer? {
+        guard let slot = existingSlot(index), slot.load(as: UInt64.self) == generation else {
+            return nil
+        }
+        return slot + Self.valueOffset
+    }
+
+    /// The slot of `index`, if its chunk exists (whatever its generation).
+    @inlinable
+    @inline(__always)
+    func existingSlot(_ index: Int) -> UnsafeMutableRawPointer? {
         let chunk = index / Self.chunkSlots
         guard chunk < chunkCount, let base = chunks.unsafelyUnwrapped[chunk] else {
             return nil
         }
-        let slot = base + (index % Self.chunkSlots) * Self.slotSize
-        guard slot.load(as: UInt64.self) == generation else {
-            return nil
+        return base + (index % Self.chunkSlots) * Self.slotSize
+    }
+
+    /// The `T` that `value` (a `value(at:)` of a `T`'s definition) holds.
+    @inlinable
+    @inline(__always)
+    static func instance<T>(at value: UnsafeMutableRawPointer, as _: T.Type) -> T {
+        if fitsInline(T.self) {
+            return value.assumingMemoryBound(to: T.self).pointee
         }
-        return slot + Self.valueOffset
+        return Unmanaged<InstanceBox<T>>.fromOpaque(value.load(as: UnsafeRawPointer.self))
+            ._withUnsafeGuaranteedRef { $0.value }
     }
 
     /// Stores `instance` as `definition`'s instance in the current graph.
     /// The slot must not hold one already.
     @inlinable
     func store<T>(_ instance: T, of definition: Definition<T>) {
-        let slot = slotPointer(definition.graphIndex)
+        // The common cases in line (the chunk exists, `used` has room): as
+        // calls they cost each node of a graph about 50 instructions.
+        let index = definition.graphIndex
+        let slot = existingSlot(index) ?? slotPointer(index)
         let value = slot + Self.valueOffset
         let teardown: Teardown
         if Self.fitsInline(T.self) {
@@ -152,7 +172,12 @@ final class GraphInstances {
             teardown = .release
         }
         slot.storeBytes(of: generation, as: UInt64.self)
-        appendUsed(Used(slot: slot, teardown: teardown))
+        if usedCount < usedCapacity {
+            (used.unsafelyUnwrapped + usedCount).initialize(to: Used(slot: slot, teardown: teardown))
+            usedCount &+= 1
+        } else {
+            appendUsed(Used(slot: slot, teardown: teardown))
+        }
     }
 
     /// Whether a `T` is exactly one strong reference to an object, so that
@@ -201,7 +226,8 @@ final class GraphInstances {
         isTearingDown(false)
     }
 
-    /// The slot of `index`, allocating its chunk on first use.
+    /// The slot of `index`, allocating its chunk on first use (`store` when
+    /// `existingSlot` finds none).
     @usableFromInline
     func slotPointer(_ index: Int) -> UnsafeMutableRawPointer {
         let chunk = index / Self.chunkSlots
@@ -234,6 +260,8 @@ final class GraphInstances {
         chunkCount = capacity
     }
 
+    /// Appends `entry` to `used`, growing it when full (`store` calls this
+    /// only then).
     @usableFromInline
     func appendUsed(_ entry: Used) {
         if usedCount == usedCapacity {

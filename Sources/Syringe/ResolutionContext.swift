@@ -395,11 +395,7 @@ final class ResolutionContext {
         guard let value = graph.value(at: index) else {
             return nil
         }
-        if GraphInstances.fitsInline(T.self) {
-            return value.assumingMemoryBound(to: T.self).pointee
-        }
-        return Unmanaged<InstanceBox<T>>.fromOpaque(value.load(as: UnsafeRawPointer.self))
-            ._withUnsafeGuaranteedRef { $0.value }
+        return GraphInstances.instance(at: value, as: T.self)
     }
 
     /// A `.graph` instance that the async resolve around this one has
