@@ -12,7 +12,7 @@ extension Optional: OptionalType {
 extension Container {
     /// Throws `notRegistered` for a key without arguments. Out of line, so
     /// that each type's specialised resolve carries one call where it carried
-    /// nine arguments' setup and a throw: about 90 bytes of code per resolved
+    /// nine arguments' setup and a throw: about 80 bytes of code per resolved
     /// type, which an object graph of a hundred types pays in
     /// instruction-cache misses on every resolve.
     @usableFromInline
