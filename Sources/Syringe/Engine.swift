@@ -12,8 +12,8 @@ public import CSyringeTable
 ///                 │
 ///                 └─ Engine.swift          produce: an existing `.shared` instance, or
 ///                      │                   produceSlowly: the thread's ResolutionContext,
-///                      │                   the outermost resolve's bookkeeping;
-///                      │                   produceInGraph: `.graph` (GraphInstances.swift)
+///                      │                   the outermost resolve's bookkeeping, `.new`,
+///                      │                   and `.graph` (GraphInstances.swift)
 ///                      ├─ Scopes.swift     produceInScope: `.new`, `.shared` (created once,
 ///                      │                   InstanceCreation.swift), `.graph`, `.weak`, and
 ///                      │                   aliases (Aliases.swift)
@@ -29,10 +29,10 @@ public import CSyringeTable
 /// `@inlinable` path is specialised into the caller: it calls the shared,
 /// non-generic `locate` and returns an existing `.shared` instance with one
 /// acquire load and no retain but the instance's. Everything else is in
-/// `produceSlowly` (which builds `.new` itself) and `produceInScope` (the other
-/// scopes), both specialised for `T` but kept out of line, so that a program
-/// resolving a thousand types does not carry a thousand copies of them on its
-/// hot path.
+/// `produceSlowly` (which builds `.new` and `.graph` itself) and
+/// `produceInScope` (the other scopes), both specialised for `T` but kept out
+/// of line, so that a program resolving a thousand types does not carry a
+/// thousand copies of them on its hot path.
 extension Container {
     /// Produces an instance from what `locate` found. The one fast path: an
     /// existing `.shared` instance, through a guaranteed reference; everything
@@ -57,9 +57,9 @@ extension Container {
     /// Takes unretained handles and works on guaranteed references: the
     /// definition, its holder and this thread's context all outlive the call
     /// (see `Located` and `ResolutionContext`), and retaining them would cost
-    /// a third of a `.new` resolve. A `.new` definition, the common case, is
-    /// built right here; `.graph` goes to `produceInGraph`, the other scopes
-    /// through `produceInScope`.
+    /// a third of a `.new` resolve. `.new` and `.graph` definitions, the
+    /// common cases, are built right here, the other scopes through
+    /// `produceInScope`.
     @inlinable
     @inline(never)
     func produceSlowly<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
@@ -80,7 +80,28 @@ extension Container {
             throw closedError(definition._withUnsafeGuaranteedRef { $0 })
         }
         if definition._withUnsafeGuaranteedRef({ $0.kind }) == .graph {
-            return try produceInGraph(definition, arguments: arguments)
+            // Most edges of an object graph end in an instance the graph
+            // already has: that takes no frame and no throwing closure. A
+            // hit is never the outermost resolve: an idle context's graph is
+            // empty (it is dropped when the outermost resolve ends), so
+            // there is nothing to finish. The slot is read through a
+            // non-generic closure: a generic one stayed a call of its own.
+            let context = ResolutionContext.currentUnretained
+            let index = definition._withUnsafeGuaranteedRef { $0.graphIndex }
+            if let value = context._withUnsafeGuaranteedRef({ $0.graph.value(at: index) }) {
+                return GraphInstances.instance(at: value, as: T.self)
+            }
+            // Built here rather than in a function of its own, so that each
+            // level of a graph nests as few frames as a `.new` chain (256
+            // bytes of stack where it took 480: a hundred levels deep, the
+            // difference alone no longer fits the data cache).
+            return try guaranteed(definition) { (definition) throws(ResolutionError) -> T in
+                try guaranteed(context) { (context) throws(ResolutionError) -> T in
+                    try asOutermostIfIdle(context) { () throws(ResolutionError) -> T in
+                        try reuseOrConstructInGraphSlowly(definition, arguments: arguments, context: context)
+                    }
+                }
+            }
         }
         return try guaranteed(definition) { (definition) throws(ResolutionError) -> T in
             try guaranteed(ResolutionContext.currentUnretained) { (context) throws(ResolutionError) -> T in
@@ -88,45 +109,6 @@ extension Container {
                     definition.kind == .new
                         ? try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
                         : try produceInScope(definition, holder: holder, arguments: arguments, context: context)
-                }
-            }
-        }
-    }
-
-    /// `.graph`, apart from `.new` (which keeps the one extra compare) and
-    /// from `produceInScope`: most edges of an object graph end in an
-    /// instance the graph already has, and this returns it with the fewest
-    /// steps. Specialised for `T` and out of line, like `produceSlowly`.
-    ///
-    /// The hit takes no throwing closure: the optimiser does not inline
-    /// `guaranteed`'s here, and each was a call on every edge of a graph.
-    /// A hit is never the outermost resolve: an idle context's graph is
-    /// empty (it is dropped when the outermost resolve ends), so there is
-    /// nothing to finish.
-    @inlinable
-    @inline(never)
-    func produceInGraph<T>(_ definition: Unmanaged<Definition<T>>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
-        let context = ResolutionContext.currentUnretained
-        let index = definition._withUnsafeGuaranteedRef { $0.graphIndex }
-        // Two steps, so that the closure is not generic: a generic one
-        // stayed a call of its own.
-        if let value = context._withUnsafeGuaranteedRef({ $0.graph.value(at: index) }) {
-            return GraphInstances.instance(at: value, as: T.self)
-        }
-        return try constructInGraph(definition, arguments: arguments, context: context)
-    }
-
-    /// `produceInGraph` when the graph has no instance yet: once per node.
-    /// Out of line, so that the hit stays small enough for the optimiser
-    /// to inline its closure.
-    @inlinable
-    @inline(never)
-    func constructInGraph<T>(_ definition: Unmanaged<Definition<T>>, arguments: UnsafeRawPointer,
-                             context: Unmanaged<ResolutionContext>) throws(ResolutionError) -> T {
-        try guaranteed(definition) { (definition) throws(ResolutionError) -> T in
-            try guaranteed(context) { (context) throws(ResolutionError) -> T in
-                try asOutermostIfIdle(context) { () throws(ResolutionError) -> T in
-                    try reuseOrConstructInGraphSlowly(definition, arguments: arguments, context: context)
                 }
             }
         }
