@@ -94,7 +94,9 @@ extension Container {
             // Built here rather than in a function of its own, so that each
             // level of a graph nests as few frames as a `.new` chain (256
             // bytes of stack where it took 480: a hundred levels deep, the
-            // difference alone no longer fits the data cache).
+            // difference alone no longer fits the data cache). A nest of its
+            // own, not a case in the one below: one nest switching on the
+            // kind measured S1 3 and S5 about 30 instructions more.
             return try guaranteed(definition) { (definition) throws(ResolutionError) -> T in
                 try guaranteed(context) { (context) throws(ResolutionError) -> T in
                     try asOutermostIfIdle(context) { () throws(ResolutionError) -> T in

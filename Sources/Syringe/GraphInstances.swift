@@ -159,7 +159,7 @@ final class GraphInstances {
         // The common cases in line (the chunk exists, `used` has room): as
         // calls they cost each node of a graph about 50 instructions.
         let index = definition.graphIndex
-        let slot = existingSlot(index) ?? slotPointer(index)
+        let slot = existingSlot(index) ?? slotInNewChunk(index)
         let value = slot + Self.valueOffset
         let teardown: Teardown
         if Self.fitsInline(T.self) {
@@ -226,26 +226,21 @@ final class GraphInstances {
         isTearingDown(false)
     }
 
-    /// The slot of `index`, allocating its chunk on first use (`store` when
-    /// `existingSlot` finds none).
+    /// The slot of `index` in a chunk that does not exist yet: `store`, when
+    /// `existingSlot` finds none. Allocates the chunk, growing the chunk
+    /// table first if it is too short (its new entries are nil).
     @usableFromInline
-    func slotPointer(_ index: Int) -> UnsafeMutableRawPointer {
+    func slotInNewChunk(_ index: Int) -> UnsafeMutableRawPointer {
         let chunk = index / Self.chunkSlots
         if chunk >= chunkCount {
             growChunks(to: chunk + 1)
         }
-        let base: UnsafeMutableRawPointer
-        if let existing = chunks.unsafelyUnwrapped[chunk] {
-            base = existing
-        } else {
-            // Zero-filled: generation 0 is never current, so every slot is empty.
-            guard let fresh = calloc(Self.chunkSlots, Self.slotSize) else {
-                fatalError("Syringe: out of memory for .graph instances")
-            }
-            chunks.unsafelyUnwrapped[chunk] = fresh
-            base = fresh
+        // Zero-filled: generation 0 is never current, so every slot is empty.
+        guard let fresh = calloc(Self.chunkSlots, Self.slotSize) else {
+            fatalError("Syringe: out of memory for .graph instances")
         }
-        return base + (index % Self.chunkSlots) * Self.slotSize
+        chunks.unsafelyUnwrapped[chunk] = fresh
+        return fresh + (index % Self.chunkSlots) * Self.slotSize
     }
 
     @usableFromInline
