@@ -41,7 +41,7 @@ enum AsyncClaims {
         // instructions).
         let lock = Lock()
         @exclusivity(unchecked)
-        var claims = ClaimTable<Claim>()
+        var claims = ClaimTable<ObjectIdentifier, Claim>()
         @exclusivity(unchecked)
         var waiters: [UInt64: Waiter] = [:]
         @exclusivity(unchecked)

@@ -1,13 +1,13 @@
 /// A table of claim bookkeeping (`InstanceCreation`, `AsyncClaims`), keyed
-/// by object identity: an array searched from the front, not a
+/// by an object's identity or address: an array searched from the front, not a
 /// `Dictionary`. It holds a few entries at a time (one per creation in
 /// progress, or thread waiting, on each thread or task), and hashing a key
 /// cost more than the search; a removal moves the last entry into the gap,
 /// so the array keeps its buffer and a claim allocates nothing.
-struct ClaimTable<Value> {
-    private var entries: [(key: ObjectIdentifier, value: Value)] = []
+struct ClaimTable<Key: Equatable, Value> {
+    private var entries: [(key: Key, value: Value)] = []
 
-    subscript(key: ObjectIdentifier) -> Value? {
+    subscript(key: Key) -> Value? {
         get {
             entries.first { $0.key == key }?.value
         }
@@ -27,7 +27,7 @@ struct ClaimTable<Value> {
         }
     }
 
-    var values: LazyMapSequence<[(key: ObjectIdentifier, value: Value)], Value> {
+    var values: LazyMapSequence<[(key: Key, value: Value)], Value> {
         entries.lazy.map(\.value)
     }
 }

@@ -51,6 +51,11 @@ class AnyDefinition: @unchecked Sendable {
     let index32: UInt32
     /// Position in the owner's registration order. Guarded by the owner's writer lock.
     private var order32: UInt32 = 0
+    /// Who is creating this `.shared`, scope-local or `.weak` instance: 0,
+    /// or the claiming thread's context (see `InstanceCreation`). A word of
+    /// every definition, though only those kinds claim: it makes an
+    /// uncontended claim one compare-and-swap instead of a process-wide lock.
+    let claimWord = Atomic<UInt>(0)
 
     /// This definition's counter in each thread's cycle check
     /// (`ResolutionContext.enter`). Final, like `graphIndex`: inlined into

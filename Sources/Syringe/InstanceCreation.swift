@@ -1,18 +1,34 @@
-/// Who is creating which `.shared` or `.weak` instance, so that each is
-/// created by one thread at a time, with detection of cycles that span
-/// threads.
+import Synchronization
+
+/// Who is creating which `.shared`, `.scoped` or `.weak` instance, so that
+/// each is created by one thread at a time, with detection of cycles that
+/// span threads.
 ///
 /// A thread *claims* a definition before building its instance (or, for
 /// `.weak`, before reading its weak reference) and releases the claim
-/// afterwards; a thread that finds the definition claimed by another waits
-/// until that claim is released. Claims are entries in a table behind one
-/// process-wide lock, not a mutex per definition: the lock is held only to
-/// read and update the table, never while a factory runs, and a registration
-/// carries no lock of its own (that saved 80 bytes per `.shared` and `.weak`
-/// registration). A waiting thread sleeps on a condition of its own, which a
-/// release signals only if the thread waits for that definition: the
-/// frequent releases of `.weak` resolves wake nobody else. A resolve that
-/// finds a shared instance never comes here.
+/// afterwards. The claim is the definition's `claimWord`: 0 when free, else
+/// the claiming thread's `ResolutionContext`, with `contendedBit` set once a
+/// thread waits for it. An uncontended claim and release are one
+/// compare-and-swap each, with no lock: every request creates its scope's
+/// instances, and the process-wide lock they all took before cost each
+/// creation about 650 instructions and made the creations of all requests
+/// on all cores wait for one another.
+///
+/// Waiting is the slow path, behind one process-wide lock, which is held
+/// only to read and update the bookkeeping, never while a factory runs. A
+/// thread that finds a definition claimed sets `contendedBit` under the lock
+/// and sleeps on a condition of its own; the owner's release, seeing the bit,
+/// takes the lock to clear the word and signal the threads that wait for
+/// that definition. Why no wake-up is lost: the bit is set under the lock
+/// and the waiter sleeps in the same critical section (the wait releases the
+/// lock atomically), so an owner whose lock-free release fails on the bit
+/// takes the lock only once the waiter sleeps; and an owner whose lock-free
+/// release succeeded cleared the word before the waiter's bit was set, which
+/// the waiter's compare-and-swap then sees.
+///
+/// Memory ordering: a claim is taken with acquiring and released with
+/// releasing ordering, so that what a creator wrote under its claim (the
+/// `.weak` box, a published `.shared` box) is visible to the next claimer.
 ///
 /// One thread cannot wait for itself: `ResolutionContext.enter` reports the
 /// cycle before the claim. Two threads can: thread 1 creates shared `A`
@@ -20,75 +36,132 @@
 /// and needs `A`. Before waiting, a thread therefore follows the chain "claim
 /// owner → the definition that owner waits for → its owner …"; reaching
 /// itself means that waiting would close a cycle, so it throws a cycle error
-/// instead.
+/// instead. The chain is read under the lock and is exact where it matters:
+/// a definition that a thread waits for has its bit set, so its word changes
+/// only under the lock.
+///
+/// SyringeSwinject claims its own entries (`claim(_:for:)`), which have no
+/// claim word: their owners are kept in a table under the same lock, and the
+/// chain walks both kinds.
 @_spi(SyringeSwinject) public
 enum InstanceCreation {
-    /// A thread waiting for a claim: the definition, and the condition the
-    /// release of that definition's claim signals.
+    /// Set in a claim word while a thread waits for the claim. Contexts are
+    /// objects, aligned to at least 16 bytes: their address's low bit is free.
+    static let contendedBit: UInt = 1
+
+    /// A thread waiting for a claim: what it waits for, and the condition
+    /// the release of that claim signals.
     private struct Waiter {
-        let definition: ObjectIdentifier
+        /// A definition (`definition` is set) or a SyringeSwinject entry.
+        let target: ObjectIdentifier
+        /// The definition, whose claim word names its owner. Unretained:
+        /// the waiting thread's resolve keeps it allocated while it waits,
+        /// and removes this entry before it returns.
+        let definition: Unmanaged<AnyDefinition>?
         let wake: Condition
     }
 
     private final class Claims: @unchecked Sendable {
         // Exclusivity is not checked at run time: both tables are touched
         // only under `lock`, so no two accesses can overlap, and the checks
-        // cost each creation a few hundred instructions.
+        // cost each wait a few hundred instructions.
         let lock = Lock()
-        /// definition → context (thread) that claimed it
+        /// SyringeSwinject entry → the state (thread) that claimed it
         @exclusivity(unchecked)
-        var owners = ClaimTable<ObjectIdentifier>()
-        /// context (thread) → what it waits for
+        var owners = ClaimTable<ObjectIdentifier, UInt>()
+        /// thread (context or SyringeSwinject state) → what it waits for
         @exclusivity(unchecked)
-        var waiting = ClaimTable<Waiter>()
+        var waiting = ClaimTable<UInt, Waiter>()
     }
 
     private static let claims = Claims()
+
+    /// The identity a claim word holds for the thread whose context is `context`.
+    @inline(__always)
+    private static func holder(_ context: ResolutionContext) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(context).toOpaque())
+    }
 
     /// Claims `definition` for this thread, waiting while another thread
     /// holds it. Throws a cycle error when that thread waits, directly or
     /// through others, for this one.
     @usableFromInline
     static func acquire(_ definition: AnyDefinition, context: ResolutionContext) throws(ResolutionError) {
-        guard claim(ObjectIdentifier(definition), for: ObjectIdentifier(context)) else {
+        let me = holder(context)
+        if definition.claimWord.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
+            return
+        }
+        guard claimSlowly(definition, for: me) else {
             // Built after the lock is released: the path can be long.
             // `definition` is this thread's innermost frame already.
             throw definition.error(.cycle, path: context.pathText(appending: "(held by a thread that waits for this one)"))
         }
     }
 
-    /// Waits for and takes the claim on `wanted` for the thread identified by
-    /// `me`; false when waiting would close a cycle (including `me` already
-    /// holding it). SyringeSwinject claims its entries through this too, so
-    /// that a wait spanning both engines is still seen to close a cycle.
-    @_spi(SyringeSwinject) public
-    static func claim(_ wanted: ObjectIdentifier, for me: ObjectIdentifier) -> Bool {
+    /// Releases this thread's claim on `definition`; wakes the threads
+    /// waiting for it, if any.
+    @usableFromInline
+    static func release(_ definition: AnyDefinition) {
+        // Only the owner releases, so the word is the owner's identity,
+        // with the bit if someone waits; a waiter can set the bit between
+        // the load and the swap, which then fails.
+        let word = definition.claimWord.load(ordering: .relaxed)
+        if word & contendedBit == 0,
+           definition.claimWord.compareExchange(expected: word, desired: 0, ordering: .releasing).exchanged {
+            return
+        }
+        claims.lock.withLock {
+            definition.claimWord.store(0, ordering: .releasing)
+            wakeWaiters(for: ObjectIdentifier(definition))
+        }
+    }
+
+    /// `acquire` when the word was not free: takes the claim once it is,
+    /// waiting meanwhile; false when waiting would close a cycle (including
+    /// `me` holding it already).
+    private static func claimSlowly(_ definition: AnyDefinition, for me: UInt) -> Bool {
         claims.lock.lock()
         defer { claims.lock.unlock() }
-        while let holder = claims.owners[wanted] {
-            var owner: ObjectIdentifier? = holder
-            while let current = owner {
-                if current == me {
+        while true {
+            let word = definition.claimWord.load(ordering: .acquiring)
+            if word == 0 {
+                if definition.claimWord.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
                     claims.waiting[me] = nil
-                    return false
+                    return true
                 }
-                owner = claims.waiting[current].flatMap { claims.owners[$0.definition] }
+                continue
             }
-            let wake = claims.waiting[me]?.wake ?? Condition()
-            claims.waiting[me] = Waiter(definition: wanted, wake: wake)
-            // Woken by the release of `wanted`, or spuriously: check again.
-            wake.wait(releasing: claims.lock)
+            if closesCycle(from: word & ~contendedBit, to: me) {
+                claims.waiting[me] = nil
+                return false
+            }
+            if word & contendedBit == 0,
+               !definition.claimWord.compareExchange(expected: word, desired: word | contendedBit, ordering: .relaxed).exchanged {
+                continue  // released or taken meanwhile: look again
+            }
+            wait(me, for: ObjectIdentifier(definition), definition: .passUnretained(definition))
+        }
+    }
+
+    /// Waits for and takes the claim on `wanted` for the thread identified by
+    /// `me`; false when waiting would close a cycle (including `me` already
+    /// holding it). SyringeSwinject claims its entries through this, so that
+    /// a wait spanning both engines is still seen to close a cycle.
+    @_spi(SyringeSwinject) public
+    static func claim(_ wanted: ObjectIdentifier, for me: ObjectIdentifier) -> Bool {
+        let me = UInt(bitPattern: me)
+        claims.lock.lock()
+        defer { claims.lock.unlock() }
+        while let owner = claims.owners[wanted] {
+            if closesCycle(from: owner, to: me) {
+                claims.waiting[me] = nil
+                return false
+            }
+            wait(me, for: wanted, definition: nil)
         }
         claims.waiting[me] = nil
         claims.owners[wanted] = me
         return true
-    }
-
-    /// Releases this thread's claim on `definition` and wakes the threads
-    /// waiting for it.
-    @usableFromInline
-    static func release(_ definition: AnyDefinition) {
-        release(ObjectIdentifier(definition))
     }
 
     /// Releases the claim on `released` taken with `claim(_:for:)`, and wakes
@@ -97,9 +170,44 @@ enum InstanceCreation {
     static func release(_ released: ObjectIdentifier) {
         claims.lock.withLock {
             claims.owners[released] = nil
-            for waiter in claims.waiting.values where waiter.definition == released {
-                waiter.wake.signal()
+            wakeWaiters(for: released)
+        }
+    }
+
+    /// Whether the chain "`owner` → what it waits for → that claim's owner …"
+    /// reaches `me`. Under the lock.
+    private static func closesCycle(from owner: UInt, to me: UInt) -> Bool {
+        var current: UInt? = owner
+        while let thread = current {
+            if thread == me {
+                return true
             }
+            current = claims.waiting[thread].flatMap(self.owner)
+        }
+        return false
+    }
+
+    /// Who holds what `waiter` waits for; nil once it is free. Under the lock.
+    private static func owner(of waiter: Waiter) -> UInt? {
+        guard let definition = waiter.definition else {
+            return claims.owners[waiter.target]
+        }
+        let word = definition._withUnsafeGuaranteedRef { $0.claimWord.load(ordering: .acquiring) } & ~contendedBit
+        return word == 0 ? nil : word
+    }
+
+    /// Records that `me` waits for `target` and sleeps until its release
+    /// signals, or spuriously: the caller checks again. Under the lock.
+    private static func wait(_ me: UInt, for target: ObjectIdentifier, definition: Unmanaged<AnyDefinition>?) {
+        let wake = claims.waiting[me]?.wake ?? Condition()
+        claims.waiting[me] = Waiter(target: target, definition: definition, wake: wake)
+        wake.wait(releasing: claims.lock)
+    }
+
+    /// Signals every thread waiting for `target`. Under the lock.
+    private static func wakeWaiters(for target: ObjectIdentifier) {
+        for waiter in claims.waiting.values where waiter.target == target {
+            waiter.wake.signal()
         }
     }
 }
