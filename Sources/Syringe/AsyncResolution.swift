@@ -120,14 +120,33 @@ final class AsyncFrame: Sendable {
     /// How often `definition` is being built on the path to this frame.
     private func occurrences(of definition: AnyDefinition) -> UInt32 {
         var count: UInt32 = 0
-        var frame: AsyncFrame? = self
-        while let current = frame {
-            if current.definition === definition {
+        walkToRoot { frame in
+            if frame.definition === definition {
                 count += 1
             }
-            frame = current.parent
+            return true
         }
         return count
+    }
+
+    /// Calls `visit` with this frame and then each parent, up to the
+    /// outermost or until `visit` returns false.
+    ///
+    /// Without reference counting: every frame holds its parent, and the
+    /// caller holds this one, so the chain outlives the walk. Each `enter`
+    /// walks the whole path, and retaining each frame on the way cost a
+    /// five-level chain of async factories ten retains and releases.
+    @inline(__always)
+    private func walkToRoot(_ visit: (AsyncFrame) -> Bool) {
+        var frame = Unmanaged.passUnretained(self)
+        while true {
+            let parent: Unmanaged<AsyncFrame>? = frame._withUnsafeGuaranteedRef { current in
+                guard visit(current) else { return nil }
+                return current.parent.map { Unmanaged.passUnretained($0) }
+            }
+            guard let parent else { return }
+            frame = parent
+        }
     }
 
     /// Whether `definition` is being built on the path to this frame.
@@ -138,14 +157,12 @@ final class AsyncFrame: Sendable {
     /// Whether `frame` is this frame or one of its parents: this frame's
     /// resolve is part of `frame`'s.
     func descends(from frame: AsyncFrame) -> Bool {
-        var current: AsyncFrame? = self
-        while let candidate = current {
-            if candidate === frame {
-                return true
-            }
-            current = candidate.parent
+        var found = false
+        walkToRoot { candidate in
+            found = candidate === frame
+            return !found
         }
-        return false
+        return found
     }
 
     /// The path from the outermost request to this frame.
