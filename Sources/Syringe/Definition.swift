@@ -33,13 +33,20 @@ class AnyDefinition: @unchecked Sendable {
     /// `kind` in the first word.
     @usableFromInline
     let isAsync: Bool
-    /// See `graphIndex`. 32 bits: fits beside `kind` in one word. In the
-    /// first word because every edge of an object graph reads it (with
-    /// `kind` and `sharedBox`), while `index32` is read once per instance
-    /// built: an edge then touches one cache line of its definition, not
-    /// two, and a graph of a hundred types misses the data cache less.
+    /// For a `.graph` registration, its `graphIndex`, set once; for the
+    /// others, who is creating its `.shared`, scope-local or `.weak`
+    /// instance: 0, or the claiming thread's `ResolutionContext.claimHolder`
+    /// (see `InstanceCreation`). One field for both because no registration
+    /// needs both: a claim word of its own took a registration past its
+    /// allocation size class, 16 bytes more each (the M row read 203 bytes,
+    /// not 187). 32 bits: fits beside `kind` in one word. In the first word
+    /// because every edge of an object graph reads it (with `kind` and
+    /// `sharedBox`), while `index32` is read once per instance built: an
+    /// edge then touches one cache line of its definition, not two, and a
+    /// graph of a hundred types misses the data cache less. Atomic for the
+    /// claims; a graph's relaxed load of its index is a plain load.
     @usableFromInline
-    let graphIndex32: Int32
+    let graphIndexOrClaim: Atomic<UInt32>
     /// A retained `InstanceBox<T>` once a `.shared` instance exists; nil for
     /// every other kind. Near the start so that a resolve of an existing
     /// instance reads one cache line of the definition, not two.
@@ -51,11 +58,6 @@ class AnyDefinition: @unchecked Sendable {
     let index32: UInt32
     /// Position in the owner's registration order. Guarded by the owner's writer lock.
     private var order32: UInt32 = 0
-    /// Who is creating this `.shared`, scope-local or `.weak` instance: 0,
-    /// or the claiming thread's context (see `InstanceCreation`). A word of
-    /// every definition, though only those kinds claim: it makes an
-    /// uncontended claim one compare-and-swap instead of a process-wide lock.
-    let claimWord = Atomic<UInt>(0)
 
     /// This definition's counter in each thread's cycle check
     /// (`ResolutionContext.enter`). Final, like `graphIndex`: inlined into
@@ -65,9 +67,10 @@ class AnyDefinition: @unchecked Sendable {
     final var index: Int { Int(index32) }
 
     /// The slot of this definition's instances in each thread's
-    /// `GraphInstances`; -1 unless `kind` is `.graph`.
+    /// `GraphInstances`. Only for a `.graph` registration: the field holds a
+    /// claim for the others.
     @inlinable
-    final var graphIndex: Int { Int(graphIndex32) }
+    final var graphIndex: Int { Int(graphIndexOrClaim.load(ordering: .relaxed)) }
 
     /// Position in the owner's registration order. Guarded by the owner's writer lock.
     var order: Int {
@@ -100,12 +103,14 @@ class AnyDefinition: @unchecked Sendable {
         }
         // Dense indices count definitions alive at once: far below 2³¹.
         self.index32 = UInt32(DenseIndices.takeDefinitionIndex())
-        self.graphIndex32 = kind == .graph ? Int32(DenseIndices.graphs.take()) : -1
+        // Graph indices count `.graph` definitions alive at once, as
+        // dense indices do: far below 2³².
+        self.graphIndexOrClaim = Atomic(kind == .graph ? UInt32(DenseIndices.graphs.take()) : 0)
     }
 
     deinit {
         DenseIndices.giveBackDefinitionIndex(index)
-        if graphIndex >= 0 {
+        if kind == .graph {
             DenseIndices.graphs.giveBack(graphIndex)
         }
     }

@@ -278,7 +278,8 @@ final class GraphInstances {
 /// check (`ResolutionContext`), and a `.graph` one a second for its slot in
 /// `GraphInstances`. Taken when a definition is made, given back when it is
 /// freed, and reused, so per-thread arrays grow with the definitions that
-/// exist at once, not with every one ever made.
+/// exist at once, not with every one ever made. (Threads' contexts take
+/// theirs from `contexts`, to name themselves in 32-bit claims.)
 ///
 /// A slot or counter never outlives the resolve that set it, and a
 /// definition cannot be freed while a resolve on any thread is using it (its
@@ -287,6 +288,8 @@ final class GraphInstances {
 final class DenseIndices: @unchecked Sendable {
     static let definitions = DenseIndices()
     static let graphs = DenseIndices()
+    /// `ResolutionContext.claimHolder`s.
+    static let contexts = DenseIndices()
 
     private let lock = Lock()
     /// Guarded by `lock`, so exclusivity is not checked at run time: no two

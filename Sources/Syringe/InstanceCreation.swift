@@ -6,25 +6,27 @@ import Synchronization
 ///
 /// A thread *claims* a definition before building its instance (or, for
 /// `.weak`, before reading its weak reference) and releases the claim
-/// afterwards. The claim is the definition's `claimWord`: 0 when free, else
-/// the claiming thread's `ResolutionContext`, with `contendedBit` set once a
-/// thread waits for it. An uncontended claim and release are one
-/// compare-and-swap each, with no lock: every request creates its scope's
-/// instances, and the process-wide lock they all took before cost each
-/// creation about 650 instructions and made the creations of all requests
-/// on all cores wait for one another.
+/// afterwards. The claim is 32 bits of the definition
+/// (`graphIndexOrClaim`, which a `.graph` registration, never claimed, uses
+/// for its index instead): 0 when free, else the claiming thread's
+/// `ResolutionContext.claimHolder`, with `contendedBit` set once a thread
+/// waits for it. An uncontended claim and release are one compare-and-swap
+/// each, with no lock: every request creates its scope's instances, and the
+/// process-wide lock they all took before cost each creation about 650
+/// instructions and made the creations of all requests on all cores wait for
+/// one another.
 ///
 /// Waiting is the slow path, behind one process-wide lock, which is held
 /// only to read and update the bookkeeping, never while a factory runs. A
 /// thread that finds a definition claimed sets `contendedBit` under the lock
 /// and sleeps on a condition of its own; the owner's release, seeing the bit,
-/// takes the lock to clear the word and signal the threads that wait for
+/// takes the lock to clear the claim and signal the threads that wait for
 /// that definition. Why no wake-up is lost: the bit is set under the lock
 /// and the waiter sleeps in the same critical section (the wait releases the
 /// lock atomically), so an owner whose lock-free release fails on the bit
 /// takes the lock only once the waiter sleeps; and an owner whose lock-free
-/// release succeeded cleared the word before the waiter's bit was set, which
-/// the waiter's compare-and-swap then sees.
+/// release succeeded cleared the claim before the waiter's bit was set,
+/// which the waiter's compare-and-swap then sees.
 ///
 /// Memory ordering: a claim is taken with acquiring and released with
 /// releasing ordering, so that what a creator wrote under its claim (the
@@ -37,26 +39,32 @@ import Synchronization
 /// owner → the definition that owner waits for → its owner …"; reaching
 /// itself means that waiting would close a cycle, so it throws a cycle error
 /// instead. The chain is read under the lock and is exact where it matters:
-/// a definition that a thread waits for has its bit set, so its word changes
-/// only under the lock.
+/// a definition that a thread waits for has its bit set, so its claim
+/// changes only under the lock.
 ///
 /// SyringeSwinject claims its own entries (`claim(_:for:)`), which have no
-/// claim word: their owners are kept in a table under the same lock, and the
-/// chain walks both kinds.
+/// claim of their own: their owners are kept in a table under the same
+/// lock, and the chain walks both kinds.
 @_spi(SyringeSwinject) public
 enum InstanceCreation {
-    /// Set in a claim word while a thread waits for the claim. Contexts are
-    /// objects, aligned to at least 16 bytes: their address's low bit is free.
-    static let contendedBit: UInt = 1
+    /// Set in a claim while a thread waits for it. `claimHolder`s are even.
+    static let contendedBit: UInt32 = 1
+
+    /// Who holds or waits for a claim: a thread of Syringe's engine, by its
+    /// context's `claimHolder`, or one of SyringeSwinject's, by its state.
+    private enum Holder: Equatable {
+        case context(UInt32)
+        case state(ObjectIdentifier)
+    }
 
     /// A thread waiting for a claim: what it waits for, and the condition
     /// the release of that claim signals.
     private struct Waiter {
         /// A definition (`definition` is set) or a SyringeSwinject entry.
         let target: ObjectIdentifier
-        /// The definition, whose claim word names its owner. Unretained:
-        /// the waiting thread's resolve keeps it allocated while it waits,
-        /// and removes this entry before it returns.
+        /// The definition, whose claim names its owner. Unretained: the
+        /// waiting thread's resolve keeps it allocated while it waits, and
+        /// removes this entry before it returns.
         let definition: Unmanaged<AnyDefinition>?
         let wake: Condition
     }
@@ -66,29 +74,23 @@ enum InstanceCreation {
         // only under `lock`, so no two accesses can overlap, and the checks
         // cost each wait a few hundred instructions.
         let lock = Lock()
-        /// SyringeSwinject entry → the state (thread) that claimed it
+        /// SyringeSwinject entry → the thread that claimed it
         @exclusivity(unchecked)
-        var owners = ClaimTable<ObjectIdentifier, UInt>()
-        /// thread (context or SyringeSwinject state) → what it waits for
+        var owners = ClaimTable<ObjectIdentifier, Holder>()
+        /// thread → what it waits for
         @exclusivity(unchecked)
-        var waiting = ClaimTable<UInt, Waiter>()
+        var waiting = ClaimTable<Holder, Waiter>()
     }
 
     private static let claims = Claims()
-
-    /// The identity a claim word holds for the thread whose context is `context`.
-    @inline(__always)
-    private static func holder(_ context: ResolutionContext) -> UInt {
-        UInt(bitPattern: Unmanaged.passUnretained(context).toOpaque())
-    }
 
     /// Claims `definition` for this thread, waiting while another thread
     /// holds it. Throws a cycle error when that thread waits, directly or
     /// through others, for this one.
     @usableFromInline
     static func acquire(_ definition: AnyDefinition, context: ResolutionContext) throws(ResolutionError) {
-        let me = holder(context)
-        if definition.claimWord.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
+        let me = context.claimHolder
+        if definition.graphIndexOrClaim.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
             return
         }
         guard claimSlowly(definition, for: me) else {
@@ -102,44 +104,45 @@ enum InstanceCreation {
     /// waiting for it, if any.
     @usableFromInline
     static func release(_ definition: AnyDefinition) {
-        // Only the owner releases, so the word is the owner's identity,
-        // with the bit if someone waits; a waiter can set the bit between
-        // the load and the swap, which then fails.
-        let word = definition.claimWord.load(ordering: .relaxed)
-        if word & contendedBit == 0,
-           definition.claimWord.compareExchange(expected: word, desired: 0, ordering: .releasing).exchanged {
+        // Only the owner releases, so the claim is the owner's, with the
+        // bit if someone waits; a waiter can set the bit between the load
+        // and the swap, which then fails.
+        let claim = definition.graphIndexOrClaim.load(ordering: .relaxed)
+        if claim & contendedBit == 0,
+           definition.graphIndexOrClaim.compareExchange(expected: claim, desired: 0, ordering: .releasing).exchanged {
             return
         }
         claims.lock.withLock {
-            definition.claimWord.store(0, ordering: .releasing)
+            definition.graphIndexOrClaim.store(0, ordering: .releasing)
             wakeWaiters(for: ObjectIdentifier(definition))
         }
     }
 
-    /// `acquire` when the word was not free: takes the claim once it is,
-    /// waiting meanwhile; false when waiting would close a cycle (including
-    /// `me` holding it already).
-    private static func claimSlowly(_ definition: AnyDefinition, for me: UInt) -> Bool {
+    /// `acquire` when the claim was taken: takes it once it is free, waiting
+    /// meanwhile; false when waiting would close a cycle (including `me`
+    /// holding it already).
+    private static func claimSlowly(_ definition: AnyDefinition, for me: UInt32) -> Bool {
+        let waiter = Holder.context(me)
         claims.lock.lock()
         defer { claims.lock.unlock() }
         while true {
-            let word = definition.claimWord.load(ordering: .acquiring)
-            if word == 0 {
-                if definition.claimWord.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
-                    claims.waiting[me] = nil
+            let claim = definition.graphIndexOrClaim.load(ordering: .acquiring)
+            if claim == 0 {
+                if definition.graphIndexOrClaim.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
+                    claims.waiting[waiter] = nil
                     return true
                 }
                 continue
             }
-            if closesCycle(from: word & ~contendedBit, to: me) {
-                claims.waiting[me] = nil
+            if closesCycle(from: .context(claim & ~contendedBit), to: waiter) {
+                claims.waiting[waiter] = nil
                 return false
             }
-            if word & contendedBit == 0,
-               !definition.claimWord.compareExchange(expected: word, desired: word | contendedBit, ordering: .relaxed).exchanged {
+            if claim & contendedBit == 0,
+               !definition.graphIndexOrClaim.compareExchange(expected: claim, desired: claim | contendedBit, ordering: .relaxed).exchanged {
                 continue  // released or taken meanwhile: look again
             }
-            wait(me, for: ObjectIdentifier(definition), definition: .passUnretained(definition))
+            wait(waiter, for: ObjectIdentifier(definition), definition: .passUnretained(definition))
         }
     }
 
@@ -149,18 +152,18 @@ enum InstanceCreation {
     /// a wait spanning both engines is still seen to close a cycle.
     @_spi(SyringeSwinject) public
     static func claim(_ wanted: ObjectIdentifier, for me: ObjectIdentifier) -> Bool {
-        let me = UInt(bitPattern: me)
+        let waiter = Holder.state(me)
         claims.lock.lock()
         defer { claims.lock.unlock() }
         while let owner = claims.owners[wanted] {
-            if closesCycle(from: owner, to: me) {
-                claims.waiting[me] = nil
+            if closesCycle(from: owner, to: waiter) {
+                claims.waiting[waiter] = nil
                 return false
             }
-            wait(me, for: wanted, definition: nil)
+            wait(waiter, for: wanted, definition: nil)
         }
-        claims.waiting[me] = nil
-        claims.owners[wanted] = me
+        claims.waiting[waiter] = nil
+        claims.owners[wanted] = waiter
         return true
     }
 
@@ -176,8 +179,8 @@ enum InstanceCreation {
 
     /// Whether the chain "`owner` → what it waits for → that claim's owner …"
     /// reaches `me`. Under the lock.
-    private static func closesCycle(from owner: UInt, to me: UInt) -> Bool {
-        var current: UInt? = owner
+    private static func closesCycle(from owner: Holder, to me: Holder) -> Bool {
+        var current: Holder? = owner
         while let thread = current {
             if thread == me {
                 return true
@@ -188,17 +191,17 @@ enum InstanceCreation {
     }
 
     /// Who holds what `waiter` waits for; nil once it is free. Under the lock.
-    private static func owner(of waiter: Waiter) -> UInt? {
+    private static func owner(of waiter: Waiter) -> Holder? {
         guard let definition = waiter.definition else {
             return claims.owners[waiter.target]
         }
-        let word = definition._withUnsafeGuaranteedRef { $0.claimWord.load(ordering: .acquiring) } & ~contendedBit
-        return word == 0 ? nil : word
+        let claim = definition._withUnsafeGuaranteedRef { $0.graphIndexOrClaim.load(ordering: .acquiring) } & ~contendedBit
+        return claim == 0 ? nil : .context(claim)
     }
 
     /// Records that `me` waits for `target` and sleeps until its release
     /// signals, or spuriously: the caller checks again. Under the lock.
-    private static func wait(_ me: UInt, for target: ObjectIdentifier, definition: Unmanaged<AnyDefinition>?) {
+    private static func wait(_ me: Holder, for target: ObjectIdentifier, definition: Unmanaged<AnyDefinition>?) {
         let wake = claims.waiting[me]?.wake ?? Condition()
         claims.waiting[me] = Waiter(target: target, definition: definition, wake: wake)
         wake.wait(releasing: claims.lock)

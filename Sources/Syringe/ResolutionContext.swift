@@ -74,11 +74,23 @@ final class ResolutionContext {
     private var spareIndexCount = 0
     private static let spareIndexCapacity = 16
 
+    /// This thread's identity in the claims of `InstanceCreation`: twice a
+    /// dense index of live contexts, plus 2, so that it is even (the low
+    /// bit marks a contended claim) and never 0 (a free one), and fits the
+    /// 32 bits a definition keeps its claim in.
+    let claimHolder: UInt32 = {
+        let index = DenseIndices.contexts.take()
+        // Dense indices count threads alive at once.
+        precondition(index < 1 << 30, "Syringe: more than 2³⁰ threads resolving at once")
+        return UInt32(index + 1) << 1
+    }()
+
     deinit {
         frames.deallocate()
         building.deallocate()
         DenseIndices.definitions.giveBack(UnsafeBufferPointer(start: spareIndices, count: spareIndexCount))
         spareIndices.deallocate()
+        DenseIndices.contexts.giveBack(Int(claimHolder >> 1) - 1)
     }
 
     /// One of the definition indices this thread keeps, if any.
