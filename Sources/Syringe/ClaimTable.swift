@@ -1,6 +1,6 @@
 /// A table of claim bookkeeping (`InstanceCreation`, `AsyncClaims`), keyed
-/// by an object's identity or address: an array searched from the front, not a
-/// `Dictionary`. It holds a few entries at a time (one per creation in
+/// by an object's identity or a thread's: an array searched from the front,
+/// not a `Dictionary`. It holds a few entries at a time (one per creation in
 /// progress, or thread waiting, on each thread or task), and hashing a key
 /// cost more than the search; a removal moves the last entry into the gap,
 /// so the array keeps its buffer and a claim allocates nothing.
