@@ -168,10 +168,9 @@ final class AsyncFrame: Sendable {
     /// The path from the outermost request to this frame.
     var pathText: [String] {
         var steps: [String] = []
-        var frame: AsyncFrame? = self
-        while let current = frame {
-            steps.append(current.definition.stepText)
-            frame = current.parent
+        walkToRoot { frame in
+            steps.append(frame.definition.stepText)
+            return true
         }
         return steps.reversed()
     }
@@ -179,14 +178,14 @@ final class AsyncFrame: Sendable {
     /// The innermost `.shared` or `.weak` registration on the path: the one
     /// a `.scoped` instance resolved now would be captured by.
     var innermostSingleton: AnyDefinition? {
-        var frame: AsyncFrame? = self
-        while let current = frame {
-            if current.definition.kind == .shared || current.definition.kind == .weak {
-                return current.definition
+        var singleton: AnyDefinition?
+        walkToRoot { frame in
+            if frame.definition.kind == .shared || frame.definition.kind == .weak {
+                singleton = frame.definition
             }
-            frame = current.parent
+            return singleton == nil
         }
-        return nil
+        return singleton
     }
 
     /// Turns what this frame's factory threw into a `ResolutionError`.
