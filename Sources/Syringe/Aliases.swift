@@ -32,7 +32,7 @@ extension Container {
             let holder = resolver.container
             // Unobserved: the alias's own resolve is the one observers see,
             // as on the synchronous path.
-            let instance = try await holder.produceAsyncUnobserved(target, holder: holder, arguments: arguments.pointer, parent: resolver.frame)
+            let instance = try await holder.produceAsyncUnobserved(target, holder: .passUnretained(holder), arguments: arguments.pointer, parent: resolver.frame)
             guard let converted = instance as? U else {
                 let step = TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
                 throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),

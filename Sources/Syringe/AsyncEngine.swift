@@ -19,10 +19,16 @@ public import CSyringeTable
 extension Container {
     /// What the lookup that starts an async resolve found: an existing
     /// `.shared` instance, or the definition to produce one from.
+    ///
+    /// The holder is not retained: it is the container asked or one of its
+    /// ancestors, which that container holds (`parent` is a `let`), and the
+    /// caller holds the container asked for as long as the resolve runs.
+    /// Retained, it cost every level of an async chain a retain and a
+    /// release that the common case, a `.new` registration, never needs.
     @usableFromInline
     enum AsyncStart<T> {
         case instance(T)
-        case definition(Definition<T>, holder: Container)
+        case definition(Definition<T>, holder: Unmanaged<Container>)
     }
 
     /// Finds the key, inside a read-side section; nil when it is registered
@@ -41,7 +47,7 @@ extension Container {
         if let instance = definition._withUnsafeGuaranteedRef({ $0.sharedInstance() }), !syr_observed() {
             return .instance(instance)
         }
-        return .definition(definition.takeUnretainedValue(), holder: located.holder.takeUnretainedValue())
+        return .definition(definition.takeUnretainedValue(), holder: located.holder)
     }
 
     /// Produces an instance of `definition`, held by `holder`, for an async
@@ -51,26 +57,29 @@ extension Container {
     /// async `.new` registration asked for by another async factory, the
     /// common edge of an async graph, built with the fewest calls (each call
     /// of an async function costs a frame from the task's allocator).
+    /// `holder` is `self` or one of its ancestors (see `AsyncStart`).
     @inlinable
-    nonisolated(nonsending) func produceAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func produceAsync<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         if syr_observed() {
-            return try await produceAsyncObserved(definition, holder: holder, arguments: arguments, parent: parent)
+            return try await produceAsyncObserved(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
         }
         return try await produceAsyncUnobserved(definition, holder: holder, arguments: arguments, parent: parent)
     }
 
     /// `produceAsync` when nothing observes the resolve.
     @inlinable
-    nonisolated(nonsending) func produceAsyncUnobserved<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        if let parent, definition.isAsync, definition.kind == .new, !isClosedNow {
+    nonisolated(nonsending) func produceAsyncUnobserved<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        // `parent != nil`, not `if let parent`: a binding is a copy, and
+        // cost every level of an async chain a retain and a release.
+        if parent != nil, definition.isAsync, definition.kind == .new, !isClosedNow {
             let frame = try AsyncFrame.enter(definition, parent: parent)
             if frame.isNested {
                 return try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
             }
             // The resolve `parent` was part of has ended: this one is outermost.
-            return try await produceAsyncSlowly(definition, holder: holder, arguments: arguments, parent: nil)
+            return try await produceAsyncSlowly(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: nil)
         }
-        return try await produceAsyncSlowly(definition, holder: holder, arguments: arguments, parent: parent)
+        return try await produceAsyncSlowly(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
     }
 
     /// Everything but `produceAsync`'s fast path. Not inlined: one copy for all types.

@@ -19,10 +19,20 @@ import Synchronization
 final class AsyncFrame: Sendable {
     /// The registration this frame builds.
     let definition: AnyDefinition
-    /// The frame whose factory asked for this one; nil for the outermost.
-    let parent: AsyncFrame?
-    /// The outermost frame, which holds the resolution; nil for that frame.
-    private let root: AsyncFrame?
+    /// The frame whose factory asked for this one, retained (released by
+    /// `deinit`); nil for the outermost.
+    ///
+    /// Unmanaged, and no reference to the outermost frame (`outermost`
+    /// walks to it): frames are made and freed at every level of an async
+    /// resolve, and each reference a frame holds cost it an atomic retain
+    /// and release. As a plain `let` the parent was also copied, retained
+    /// and released once more, wherever the engine read it; reading it
+    /// unmanaged is free, since the child holds it. (With the parent as
+    /// its only reference of its own type, the compiler also turned
+    /// `deinit` into a loop that unlinks the chain, another retain, release
+    /// and uniqueness check per frame.)
+    @usableFromInline
+    let parentReference: Unmanaged<AsyncFrame>?
     /// The outermost frame's resolution, made on first use: a resolve without
     /// `.graph` instances or callbacks (a `.new` chain) never needs one.
     /// Held as the address of a retained `AsyncResolution` (0 until made),
@@ -37,21 +47,40 @@ final class AsyncFrame: Sendable {
 
     private init(definition: AnyDefinition, parent: AsyncFrame?) {
         self.definition = definition
-        self.parent = parent
-        self.root = parent.map { $0.root ?? $0 }
+        self.parentReference = parent.map { Unmanaged.passRetained($0) }
         self.depth = (parent?.depth ?? 0) + 1
+    }
+
+    /// The frame whose factory asked for this one; nil for the outermost.
+    var parent: AsyncFrame? {
+        parentReference?.takeUnretainedValue()
+    }
+
+    /// The outermost frame of this one's resolve (this one, if it is), not
+    /// retained: this frame holds its parents.
+    private var outermost: Unmanaged<AsyncFrame> {
+        var outermost = Unmanaged.passUnretained(self)
+        walkToRoot { frame in
+            outermost = Unmanaged.passUnretained(frame)
+            return true
+        }
+        return outermost
     }
 
     /// What every frame of this outermost resolve shares.
     var resolution: AsyncResolution {
-        let holder = root ?? self
-        if let existing = holder.madeResolution {
+        if let existing = madeResolution {
             return existing
         }
+        return outermost._withUnsafeGuaranteedRef { $0.makeResolution() }
+    }
+
+    /// Makes the resolution; called on the outermost frame.
+    private func makeResolution() -> AsyncResolution {
         // Frames of one resolve may race here (child tasks): the first
         // store wins, and a loser releases its own and uses the winner's.
         let made = Unmanaged.passRetained(AsyncResolution())
-        let (stored, winner) = holder.lazyResolution.compareExchange(
+        let (stored, winner) = lazyResolution.compareExchange(
             expected: 0,
             desired: UInt(bitPattern: made.toOpaque()),
             ordering: .acquiringAndReleasing
@@ -67,6 +96,7 @@ final class AsyncFrame: Sendable {
         if let resolution = Self.resolution(at: lazyResolution.load(ordering: .acquiring)) {
             Unmanaged.passUnretained(resolution).release()
         }
+        parentReference?.release()
     }
 
     private static func resolution(at address: UInt) -> AsyncResolution? {
@@ -80,7 +110,7 @@ final class AsyncFrame: Sendable {
     /// `enter` applies this to every frame it makes, so the engine asks it
     /// only where a parent is used before a frame is entered.
     var unlessEnded: AsyncFrame? {
-        (root ?? self).ended.load(ordering: .acquiring) ? nil : self
+        outermost._withUnsafeGuaranteedRef { $0.ended.load(ordering: .acquiring) } ? nil : self
     }
 
     /// Ends the outermost resolve: see `unlessEnded`. Drops its graph and
@@ -92,12 +122,12 @@ final class AsyncFrame: Sendable {
 
     /// Whether this frame is part of a resolve begun above it; false for the
     /// outermost frame.
-    @usableFromInline
-    var isNested: Bool { parent != nil }
+    @inlinable
+    var isNested: Bool { parentReference != nil }
 
     /// The resolution, if any frame has needed it yet.
     var madeResolution: AsyncResolution? {
-        Self.resolution(at: (root ?? self).lazyResolution.load(ordering: .acquiring))
+        Self.resolution(at: outermost._withUnsafeGuaranteedRef { $0.lazyResolution.load(ordering: .acquiring) })
     }
 
     /// Starts building `definition` below `parent` (a new outermost resolve
@@ -106,10 +136,23 @@ final class AsyncFrame: Sendable {
     /// synchronous engine (`ResolutionContext.enterNested`).
     @usableFromInline
     static func enter(_ definition: AnyDefinition, parent: AsyncFrame?) throws(ResolutionError) -> AsyncFrame {
-        guard let parent = parent?.unlessEnded else {
+        guard let parent else {
             return AsyncFrame(definition: definition, parent: nil)
         }
-        let occurrences = parent.occurrences(of: definition)
+        // One walk for both: how often `definition` is on the path, and
+        // whether the resolve has ended (its outermost frame says).
+        var occurrences: UInt32 = 0
+        var outermost = Unmanaged.passUnretained(parent)
+        parent.walkToRoot { frame in
+            if frame.definition === definition {
+                occurrences += 1
+            }
+            outermost = Unmanaged.passUnretained(frame)
+            return true
+        }
+        if outermost._withUnsafeGuaranteedRef({ $0.ended.load(ordering: .acquiring) }) {
+            return AsyncFrame(definition: definition, parent: nil)
+        }
         if (occurrences > 0 && !definition.takesArguments) || occurrences >= ResolutionContext.maximumRecursion
             || parent.depth >= ResolutionContext.maximumDepth {
             throw definition.error(.cycle, path: parent.pathText + [definition.stepText])
@@ -142,7 +185,7 @@ final class AsyncFrame: Sendable {
         while true {
             let parent: Unmanaged<AsyncFrame>? = frame._withUnsafeGuaranteedRef { current in
                 guard visit(current) else { return nil }
-                return current.parent.map { Unmanaged.passUnretained($0) }
+                return current.parentReference
             }
             guard let parent else { return }
             frame = parent

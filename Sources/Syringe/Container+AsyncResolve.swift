@@ -112,7 +112,7 @@ extension Container {
             if !syr_observed(), let box = definition.sharedBoxInSection() {
                 instances.append(box.value)
             } else {
-                instances.append(try await produceAsync(definition, holder: holder, arguments: Container.noArguments, parent: parent))
+                instances.append(try await produceAsync(definition, holder: .passUnretained(holder), arguments: Container.noArguments, parent: parent))
             }
         }
         return instances
