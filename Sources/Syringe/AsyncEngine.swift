@@ -69,17 +69,38 @@ extension Container {
     /// `produceAsync` when nothing observes the resolve.
     @inlinable
     nonisolated(nonsending) func produceAsyncUnobserved<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        // `parent != nil`, not `if let parent`: a binding is a copy, and
-        // cost every level of an async chain a retain and a release.
-        if parent != nil, definition.isAsync, definition.kind == .new, !isClosedNow {
+        if definition.isAsync, definition.kind == .new, !isClosedNow {
             let frame = try AsyncFrame.enter(definition, parent: parent)
             if frame.isNested {
                 return try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
             }
-            // The resolve `parent` was part of has ended: this one is outermost.
-            return try await produceAsyncSlowly(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: nil)
+            // The outermost frame: no parent, or the resolve `parent` was
+            // part of has ended.
+            return try await constructOutermostAsync(definition, arguments: arguments, frame: frame)
         }
         return try await produceAsyncSlowly(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
+    }
+
+    /// `constructAsync` for the outermost frame of a resolve, which then
+    /// ends it, as `inFrame` does for the other scopes.
+    ///
+    /// Specialised, rather than through the unspecialised
+    /// `produceAsyncSlowly`, where every value of type `T` and every call
+    /// took a frame from the task's allocator: three more per outermost
+    /// resolve. Not inlined into `produceAsyncUnobserved`: that would no
+    /// longer be inlined itself, a frame more at every nested level.
+    @inlinable
+    @inline(never)
+    nonisolated(nonsending) func constructOutermostAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
+        let instance: T
+        do throws(ResolutionError) {
+            instance = try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+        } catch {
+            frame.abandonOutermost()
+            throw error
+        }
+        try frame.finishOutermost()
+        return instance
     }
 
     /// Everything but `produceAsync`'s fast path. Not inlined: one copy for all types.
@@ -147,19 +168,14 @@ extension Container {
         guard !frame.isNested else {
             return try await body(frame)
         }
-        // The resolve ends here either way: a resolver a factory kept starts
-        // a resolve of its own from now on, and the graph is let go.
-        defer { frame.end() }
         let instance: T
         do throws(ResolutionError) {
             instance = try await body(frame)
         } catch {
-            frame.madeResolution?.abandon()
+            frame.abandonOutermost()
             throw error
         }
-        // Outside the `do`: when a callback throws, `finish` has already
-        // taken back exactly the instances whose callbacks did not all run.
-        try frame.madeResolution?.finish()
+        try frame.finishOutermost()
         return instance
     }
 
@@ -167,6 +183,7 @@ extension Container {
     /// callbacks queued for the end of the resolve, and a `.new` or `.graph`
     /// instance with disposers handed to the nearest scope.
     @inlinable
+    @inline(__always)
     nonisolated(nonsending) func constructAsync<T>(_ definition: Definition<T>, resolvingFrom container: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: container, frame: frame)
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
@@ -190,6 +207,7 @@ extension Container {
 
     /// Calls the async factory, turning what it throws into a `ResolutionError`.
     @inlinable
+    @inline(__always)
     nonisolated(nonsending) func callAsyncFactory<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, frame: AsyncFrame?) async throws(ResolutionError) -> T {
         do {
             // Only async definitions get here, and every one has an async factory.

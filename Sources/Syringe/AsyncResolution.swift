@@ -120,6 +120,25 @@ final class AsyncFrame: Sendable {
         madeResolution?.end()
     }
 
+    /// Ends the outermost frame's resolve when its instance was built: runs
+    /// the deferred `onResolved` callbacks, then lets the graph go. The
+    /// resolve ends either way: a resolver a factory kept starts a resolve
+    /// of its own from now on. When a callback throws, `finish` has already
+    /// taken back exactly the instances whose callbacks did not all run.
+    @usableFromInline
+    func finishOutermost() throws(ResolutionError) {
+        defer { end() }
+        try madeResolution?.finish()
+    }
+
+    /// Ends the outermost frame's resolve when it failed: takes back what it
+    /// published.
+    @usableFromInline
+    func abandonOutermost() {
+        madeResolution?.abandon()
+        end()
+    }
+
     /// Whether this frame is part of a resolve begun above it; false for the
     /// outermost frame.
     @inlinable
