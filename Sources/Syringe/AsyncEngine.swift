@@ -68,8 +68,16 @@ extension Container {
 
     /// `produceAsync` when nothing observes the resolve.
     @inlinable
+    ///
+    /// Dispatches from here, specialised, rather than from the unspecialised
+    /// `produceAsyncSlowly`: there each call, and each value of type `T`
+    /// it kept, took memory from the task's allocator.
     nonisolated(nonsending) func produceAsyncUnobserved<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        if definition.isAsync, definition.kind == .new, !isClosedNow {
+        guard definition.isAsync else {
+            return try produceBridged(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
+        }
+        switch definition.kind {
+        case .new where !isClosedNow:
             let frame = try AsyncFrame.enter(definition, parent: parent)
             if frame.isNested {
                 return try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
@@ -77,8 +85,23 @@ extension Container {
             // The outermost frame: no parent, or the resolve `parent` was
             // part of has ended.
             return try await constructOutermostAsync(definition, arguments: arguments, frame: frame)
+        case .shared, .scoped, .scopeLocal:
+            return try await produceSharedAsync(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value
+        default:
+            return try await produceAsyncSlowly(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
         }
-        return try await produceAsyncSlowly(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
+    }
+
+    /// A `.shared` or `.scoped` async registration's instance, in its box.
+    @usableFromInline
+    nonisolated(nonsending) func produceSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
+        if isClosed {
+            throw definition.error(.closed, path: path(to: definition, below: parent))
+        }
+        if definition.kind == .shared {
+            return try await createSharedAsync(definition, holder: holder, arguments: arguments, parent: parent)
+        }
+        return try await produceScopedAsync(definition, holder: holder, arguments: arguments, parent: parent)
     }
 
     /// `constructAsync` for the outermost frame of a resolve, which then
@@ -117,14 +140,12 @@ extension Container {
             return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
                 try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
             }
-        case .shared:
-            return try await createSharedAsync(definition, holder: holder, arguments: arguments, parent: parent)
+        case .shared, .scoped, .scopeLocal:
+            return try await produceSharedAsync(definition, holder: holder, arguments: arguments, parent: parent).value
         case .graph:
             return try await reuseOrConstructInGraphAsync(definition, arguments: arguments, parent: parent)
         case .weak:
             return try await reuseOrCreateWeakAsync(definition, holder: holder, arguments: arguments, parent: parent)
-        case .scoped, .scopeLocal:
-            return try await produceScopedAsync(definition, holder: holder, arguments: arguments, parent: parent)
         case .forward:
             // An alias has no frame of its own, as on the synchronous path.
             return try await callAsyncFactory(definition, resolver: Resolver(container: holder, frame: parent), arguments: arguments, frame: parent)
@@ -140,6 +161,7 @@ extension Container {
     /// context is idle when an async resolve runs on its thread (a
     /// synchronous factory cannot await), and it is idle again, with its
     /// `asyncParent` cleared, before this returns.
+    @usableFromInline
     func produceBridged<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) throws(ResolutionError) -> T {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
@@ -233,13 +255,16 @@ extension Container {
 
     /// `.shared` (and a scope's own instance of a `.scoped` registration):
     /// created once, by one task, while the others suspend (`AsyncClaims`).
-    nonisolated(nonsending) func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
+    ///
+    /// Returns the instance's box, not the instance: in this unspecialised
+    /// code every value of type `T` returned or kept across a call takes
+    /// memory from the task's allocator, a class reference none. The
+    /// caller takes the instance out at the end.
+    nonisolated(nonsending) func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
+        try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> InstanceBox<T> in
             try await AsyncClaims.existingOrCreated(ObjectIdentifier(definition), for: frame) { () throws(ResolutionError) in
                 definition.sharedBoxInSection()
-            } value: { box in
-                box.value
-            } create: { () throws(ResolutionError) -> T in
+            } create: { () throws(ResolutionError) -> InstanceBox<T> in
                 try await makeShared(definition, holder: holder, arguments: arguments, frame: frame)
             }
         }
@@ -247,17 +272,20 @@ extension Container {
 
     /// Makes and publishes a `.shared` instance; call holding its claim.
     @inline(__always)
-    nonisolated(nonsending) private func makeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) private func makeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox<T> {
         let resolver = Resolver(container: holder, frame: frame)
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
         Observation.current?.markCreated()
-        guard let box = definition.publishShared(instance) else {
+        guard let made = definition.publishSharedBox(instance) else {
             // A synchronous creator published first.
             if let published = definition.sharedBoxInSection() {
-                return published.value
+                return published
             }
-            return instance
+            // And the instance has been dropped since: this one is handed
+            // out, as before, in a box of its own that nothing shares.
+            return InstanceBox(instance)
         }
+        let box = UnsafeRawPointer(Unmanaged.passUnretained(made).toOpaque())
         try holder.publishOrAbandon(instance, box: box, of: definition, path: frame.pathText)
         if let hooks = definition.hooksInSection() {
             frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
@@ -266,7 +294,7 @@ extension Container {
                 }
             }
         }
-        return instance
+        return made
     }
 
     /// `.graph`: the instance this async graph already has, or one built by
@@ -320,7 +348,8 @@ extension Container {
     }
 
     /// `.scoped`: the nearest scope's instance, created once per scope.
-    nonisolated(nonsending) func produceScopedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    /// Returns the instance's box, as `createSharedAsync` does.
+    nonisolated(nonsending) func produceScopedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
         guard let scope = nearestScope else {
             throw noScope(for: definition, path: path(to: definition, below: parent), captor: parent?.innermostSingleton)
         }
@@ -332,7 +361,7 @@ extension Container {
         }
         let local = unsafeDowncast(scope.scopeLocalInSection(of: definition, registeredHere: holder === scope), to: Definition<T>.self)
         if let box = local.sharedBoxInSection() {
-            return box.value
+            return box
         }
         return try await scope.createSharedAsync(local, holder: scope, arguments: arguments, parent: parent)
     }

@@ -280,14 +280,29 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// definition claimed.
     @usableFromInline
     func publishShared(_ value: T) -> UnsafeRawPointer? {
+        publish(newSharedBox(value))
+    }
+
+    /// `publishShared`, returning the box itself: a reference of the
+    /// caller's own, valid even if the instance is dropped and its box
+    /// retired meanwhile (the async engine holds no read-side section).
+    func publishSharedBox(_ value: T) -> InstanceBox<T>? {
+        let made = newSharedBox(value)
+        return publish(made) == nil ? nil : made
+    }
+
+    private func newSharedBox(_ value: T) -> InstanceBox<T> {
         // Every box gets its place in the order: whether the instance
         // conforms to `Disposable` is asked only when its owner closes.
-        let made: InstanceBox<T>
         if let boxType = extras?.boxType {
-            made = boxType.init(value, order: CreationOrder.next())
-        } else {
-            made = InstanceBox(value, order: CreationOrder.next())
+            return boxType.init(value, order: CreationOrder.next())
         }
+        return InstanceBox(value, order: CreationOrder.next())
+    }
+
+    /// Publishes `made` (with a reference of its own), unless an instance
+    /// was published meanwhile: then nil.
+    private func publish(_ made: InstanceBox<T>) -> UnsafeRawPointer? {
         let box = UnsafeRawPointer(Unmanaged.passRetained(made).toOpaque())
         // Release: the box's `value` is visible to every acquire load that
         // sees the pointer. Sequentially consistent, against `close()`: the
