@@ -59,11 +59,20 @@ extension Container {
     /// of an async function costs a frame from the task's allocator).
     /// `holder` is `self` or one of its ancestors (see `AsyncStart`).
     @inlinable
+    @inline(__always)
     nonisolated(nonsending) func produceAsync<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         if syr_observed() {
             return try await produceAsyncObserved(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
         }
         return try await produceAsyncUnobserved(definition, holder: holder, arguments: arguments, parent: parent)
+    }
+
+    /// `produceAsync`, specialised but called rather than inlined: for the
+    /// lookups inlined into their callers (`resolveIfRegisteredAsync`).
+    @inlinable
+    @inline(never)
+    nonisolated(nonsending) func produceAsyncOutOfLine<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        try await produceAsync(definition, holder: holder, arguments: arguments, parent: parent)
     }
 
     /// `produceAsync` when nothing observes the resolve.

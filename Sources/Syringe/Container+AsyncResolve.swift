@@ -24,6 +24,7 @@ extension Container {
     /// let repo: Repo = try await container.resolveAsync()
     /// ```
     @inlinable
+    @inline(__always)
     nonisolated(nonsending) public func resolveAsync<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T {
         try await resolveAsync(type: type, name: name, parent: nil)
     }
@@ -65,6 +66,7 @@ extension Container {
     }
 
     @inlinable
+    @inline(__always)
     nonisolated(nonsending) func resolveAsync<T>(type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         guard let instance = try await resolveIfRegisteredAsync(type: type, name: name, parent: parent) else {
             throw notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent)
@@ -94,15 +96,40 @@ extension Container {
         }
     }
 
+    // Always inlined into the caller, and `produceAsync` called out of
+    // line: an existing instance is returned with no async call at all (A1),
+    // and everything else pays one.
     @inlinable
+    @inline(__always)
     nonisolated(nonsending) func resolveIfRegisteredAsync<T>(type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T? {
+        switch startAsync(T.self, name: name, signature: NoArguments.identity) {
+        case .instance(let instance)?:
+            return instance
+        case .definition(let definition, let holder)?:
+            return try await produceAsyncOutOfLine(definition, holder: holder, arguments: Container.noArguments, parent: parent)
+        case nil:
+            return nil
+        }
+    }
+
+    /// `resolveAsync(type:name:parent:)` for an async factory's `Resolver`:
+    /// one call, out of line, that holds the whole fast path.
+    ///
+    /// Not the caller-inlined lookup of `resolveIfRegisteredAsync`: a factory
+    /// closure that begins with synchronous code (the lookup, inlined) must
+    /// first switch to the generic executor, one executor switch more per
+    /// level of an async object graph (A2), where a factory that begins with
+    /// a call to this `nonisolated(nonsending)` function does not.
+    @inlinable
+    @inline(never)
+    nonisolated(nonsending) func resolveAsyncFromFactory<T>(type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         switch startAsync(T.self, name: name, signature: NoArguments.identity) {
         case .instance(let instance)?:
             return instance
         case .definition(let definition, let holder)?:
             return try await produceAsync(definition, holder: holder, arguments: Container.noArguments, parent: parent)
         case nil:
-            return nil
+            throw notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent)
         }
     }
 

@@ -84,8 +84,9 @@ public struct Resolver: Sendable {
     /// }
     /// ```
     @inlinable
+    @inline(__always)
     nonisolated(nonsending) public func resolve<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T {
-        try await container.resolveAsync(type: type, name: name, parent: frame)
+        try await container.resolveAsyncFromFactory(type: type, name: name, parent: frame)
     }
 
     /// Resolves a dependency registered with runtime arguments from an async
