@@ -76,11 +76,11 @@ extension Container {
     }
 
     /// `produceAsync` when nothing observes the resolve.
-    @inlinable
     ///
     /// Dispatches from here, specialised, rather than from the unspecialised
     /// `produceAsyncSlowly`: there each call, and each value of type `T`
     /// it kept, took memory from the task's allocator.
+    @inlinable
     nonisolated(nonsending) func produceAsyncUnobserved<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         guard definition.isAsync else {
             return try produceBridged(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)

@@ -51,11 +51,6 @@ final class AsyncFrame: Sendable {
         self.depth = (parent?.depth ?? 0) + 1
     }
 
-    /// The frame whose factory asked for this one; nil for the outermost.
-    var parent: AsyncFrame? {
-        parentReference?.takeUnretainedValue()
-    }
-
     /// The outermost frame of this one's resolve (this one, if it is), not
     /// retained: this frame holds its parents.
     private var outermost: Unmanaged<AsyncFrame> {
