@@ -22,17 +22,18 @@ final class AsyncFrame: Sendable {
     /// The frame whose factory asked for this one, retained (released by
     /// `deinit`); nil for the outermost.
     ///
-    /// Unmanaged, and no reference to the outermost frame (`outermost`
-    /// walks to it): frames are made and freed at every level of an async
-    /// resolve, and each reference a frame holds cost it an atomic retain
-    /// and release. As a plain `let` the parent was also copied, retained
-    /// and released once more, wherever the engine read it; reading it
-    /// unmanaged is free, since the child holds it. (With the parent as
-    /// its only reference of its own type, the compiler also turned
-    /// `deinit` into a loop that unlinks the chain, another retain, release
-    /// and uniqueness check per frame.)
+    /// Unmanaged: frames are made and freed at every level of an async
+    /// resolve, and as a plain `let` the parent was copied, retained and
+    /// released wherever the engine read it; reading it unmanaged is free,
+    /// since the child holds it.
     @usableFromInline
     let parentReference: Unmanaged<AsyncFrame>?
+    /// The outermost frame, which holds the resolution; nil for that frame.
+    /// Not retained: the chain of parents, each held by its child, keeps it
+    /// alive as long as this frame. (A strong reference cost every frame an
+    /// atomic retain and release; walking to the outermost instead made each
+    /// `.graph` edge of an async graph cost the depth of the graph.)
+    private let outermostReference: Unmanaged<AsyncFrame>?
     /// The outermost frame's resolution, made on first use: a resolve without
     /// `.graph` instances or callbacks (a `.new` chain) never needs one.
     /// Held as the address of a retained `AsyncResolution` (0 until made),
@@ -48,18 +49,13 @@ final class AsyncFrame: Sendable {
     private init(definition: AnyDefinition, parent: AsyncFrame?) {
         self.definition = definition
         self.parentReference = parent.map { Unmanaged.passRetained($0) }
+        self.outermostReference = parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }
         self.depth = (parent?.depth ?? 0) + 1
     }
 
-    /// The outermost frame of this one's resolve (this one, if it is), not
-    /// retained: this frame holds its parents.
+    /// The outermost frame of this one's resolve (this one, if it is).
     private var outermost: Unmanaged<AsyncFrame> {
-        var outermost = Unmanaged.passUnretained(self)
-        walkToRoot { frame in
-            outermost = Unmanaged.passUnretained(frame)
-            return true
-        }
-        return outermost
+        outermostReference ?? Unmanaged.passUnretained(self)
     }
 
     /// What every frame of this outermost resolve shares.
@@ -150,23 +146,10 @@ final class AsyncFrame: Sendable {
     /// synchronous engine (`ResolutionContext.enterNested`).
     @usableFromInline
     static func enter(_ definition: AnyDefinition, parent: AsyncFrame?) throws(ResolutionError) -> AsyncFrame {
-        guard let parent else {
+        guard let parent = parent?.unlessEnded else {
             return AsyncFrame(definition: definition, parent: nil)
         }
-        // One walk for both: how often `definition` is on the path, and
-        // whether the resolve has ended (its outermost frame says).
-        var occurrences: UInt32 = 0
-        var outermost = Unmanaged.passUnretained(parent)
-        parent.walkToRoot { frame in
-            if frame.definition === definition {
-                occurrences += 1
-            }
-            outermost = Unmanaged.passUnretained(frame)
-            return true
-        }
-        if outermost._withUnsafeGuaranteedRef({ $0.ended.load(ordering: .acquiring) }) {
-            return AsyncFrame(definition: definition, parent: nil)
-        }
+        let occurrences = parent.occurrences(of: definition)
         if (occurrences > 0 && !definition.takesArguments) || occurrences >= ResolutionContext.maximumRecursion
             || parent.depth >= ResolutionContext.maximumDepth {
             throw definition.error(.cycle, path: parent.pathText + [definition.stepText])
