@@ -137,15 +137,18 @@ extension Container {
         }
         var pending: [PendingDisposal] = writerLock.withLock {
             // `tracked`'s buffer, taken over: no copy, and no array at all
-            // for a scope that owns nothing to dispose. Room for every
-            // registration's instance is reserved at once: appending would
-            // grow the buffer at each power of two, an allocation each, and
-            // a request's scope has two or three.
+            // for a scope that owns nothing to dispose (instances without
+            // disposers go to `keptBoxes`, not to this list). At the first
+            // instance to dispose, room for every registration's is
+            // reserved: appending would grow the buffer at each power of
+            // two, an allocation each, and a request's scope has two or three.
             var taken = tracked
             tracked = []
-            taken.reserveCapacity(taken.count + registry.ordered.count)
             for case let definition? in registry.ordered {
-                if let item = definition.takeSharedInstanceForDisposal() {
+                if let item = definition.takeSharedInstanceForClosing(keeping: &keptBoxes) {
+                    if taken.count == taken.capacity {
+                        taken.reserveCapacity(taken.count + registry.ordered.count)
+                    }
                     taken.append(item)
                 }
             }

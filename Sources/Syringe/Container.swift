@@ -51,6 +51,11 @@ public final class Container: @unchecked Sendable {
     /// once; guarded by `writerLock`.
     @exclusivity(unchecked)
     var closedEntries: [PendingDisposal] = []
+    /// What `close()` took with nothing to dispose, kept until this
+    /// container is freed, as `closedEntries` keeps the rest. Guarded by
+    /// `writerLock`.
+    @exclusivity(unchecked)
+    var keptBoxes = KeptBoxes()
     /// A retained `Observation` once this container traced or was validated
     /// (see `observation`); released with the container.
     let observationSlot = Atomic<UnsafeRawPointer?>(nil)

@@ -134,9 +134,10 @@ class AnyDefinition: @unchecked Sendable {
     /// Returns the box to retire (readers may still be reading it).
     func takeSharedInstance() -> AnyObject? { nil }
 
-    /// Drops the `.shared` (or scope-local) instance for `close()`: its box,
-    /// to retire, and how to dispose of it, if it has disposers.
-    func takeSharedInstanceForDisposal() -> PendingDisposal? { nil }
+    /// Takes the `.shared` (or scope-local) instance for `close()`: what to
+    /// dispose it with, and its box, when it has disposers; otherwise its
+    /// box goes to `kept` and the result is nil.
+    func takeSharedInstanceForClosing(keeping kept: inout KeptBoxes) -> PendingDisposal? { nil }
 
     /// Whether `onDispose` gave this registration something to run when its
     /// owner closes.
@@ -346,8 +347,15 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         takeSharedBox()
     }
 
-    override func takeSharedInstanceForDisposal() -> PendingDisposal? {
+    override func takeSharedInstanceForClosing(keeping kept: inout KeptBoxes) -> PendingDisposal? {
         guard let box = takeSharedBox() else {
+            return nil
+        }
+        guard hasDisposers || DisposableConformance.mayConform(box.value) else {
+            // Nothing to dispose it: no entry, no disposers to bind, and no
+            // array to hold them (the common case: a request's scope often
+            // has nothing at all to dispose).
+            kept.keep(box)
             return nil
         }
         return PendingDisposal(order: box.order, of: self, instance: box.value, retiring: box)

@@ -51,7 +51,7 @@ enum DisposableConformance {
     /// False when `instance`'s dynamic type (for an existential `T`, the
     /// type of the value inside) conforms to neither protocol, remembered
     /// per type; true when it conforms, or when only the value can tell.
-    private static func mayConform<T>(_ instance: T) -> Bool {
+    static func mayConform<T>(_ instance: T) -> Bool {
         // `as Any`: for an existential `T`, `type(of:)` in generic code is
         // the existential's type, shared by every type that conforms to it;
         // through `Any` it is the type of the value inside.

@@ -9,7 +9,7 @@
 /// keeps the class final and its `value` a load at a fixed offset, where a
 /// subclass for disposable instances would not.
 @usableFromInline
-final class InstanceBox<T>: @unchecked Sendable {
+final class InstanceBox<T>: KeptBoxes.Link, @unchecked Sendable {
     @usableFromInline
     let value: T
     let order: UInt64
@@ -18,6 +18,48 @@ final class InstanceBox<T>: @unchecked Sendable {
     init(_ value: T, order: UInt64 = 0) {
         self.value = value
         self.order = order
+    }
+}
+
+/// The boxes a closed container took from its registrations without
+/// anything to dispose, kept until the container is freed: a resolve that
+/// began before the close may still be reading them (see
+/// `Container.close()`).
+///
+/// A list linked through the boxes themselves, so that keeping them
+/// allocates nothing: an array of them cost each request's scope an
+/// allocation. The link word fits in the box's allocation, whose size
+/// class it does not change for a class or existential instance.
+/// Guarded by its container's writer lock, like the rest of its
+/// bookkeeping.
+@usableFromInline
+struct KeptBoxes: ~Copyable {
+    /// A box's place in the list; nil link at its end.
+    @usableFromInline
+    class Link {
+        fileprivate var next: Link?
+
+        @usableFromInline
+        init() {}
+    }
+
+    private var head: Link?
+
+    init() {}
+
+    mutating func keep(_ box: Link) {
+        box.next = head
+        head = box
+    }
+
+    deinit {
+        // Unlinked one by one: dropping the head alone would free the list
+        // recursively, a stack frame per box.
+        var next = head
+        while let box = next {
+            next = box.next
+            box.next = nil
+        }
     }
 }
 

@@ -210,17 +210,46 @@ struct RequestScopeTests {
         expectResolutionError(.closed) { try app.makeScope().tryResolve(type: Tracked.self) }
     }
 
-    @Test("a closed scope's instances are freed")
-    func closedScopeFreesInstances() async throws {
+    // `close()` takes only the instances it has a disposer to run for; the
+    // others stay in their registrations, and must go with their owner all
+    // the same.
+    @Test("a closed scope's instances are freed with the scope, with a disposer or without", arguments: [false, true])
+    func closedScopeFreesInstances(withDisposer: Bool) async throws {
         let counter = Counter()
-        let app = requestWiring(scoped: counter, shared: Counter())
+        let disposed = Locked(0)
+        let app = Container()
+        let work = app.register(type: RequestWork.self, in: .scoped) { r in
+            RequestWork(id: try r.resolve(type: RequestTag.self), counter: counter)
+        }
+        if withDisposer {
+            work.onDispose { _ in disposed.withLock { $0 += 1 } }
+        }
         do {
             let scope = app.makeScope()
             scope.register(type: RequestTag.self, dependency: RequestTag(value: "a"))
-            _ = try scope.tryResolve(type: RequestHandler.self)
+            _ = try scope.tryResolve(type: RequestWork.self)
             try await scope.close()
         }
         #expect(afterReclamation { counter.alive == 0 }, "\(counter.alive) scoped instances alive after close")
+        #expect(disposed.withLock { $0 } == (withDisposer ? 1 : 0))
+    }
+
+    @Test("a closed container's .shared instances go with the container, with a disposer or without", arguments: [false, true])
+    func closedContainerFreesInstances(withDisposer: Bool) async throws {
+        let counter = Counter()
+        let disposed = Locked(0)
+        do {
+            let app = Container()
+            let registration = app.register(type: Tracked.self) { _ in Tracked(counter) }
+            if withDisposer {
+                registration.onDispose { _ in disposed.withLock { $0 += 1 } }
+            }
+            _ = try app.tryResolve(type: Tracked.self)
+            try await app.close()
+            #expect(counter.alive == 1, "closing is not releasing: the instance goes with the container")
+        }
+        #expect(afterReclamation { counter.alive == 0 }, "\(counter.alive) shared instances alive after the container went")
+        #expect(disposed.withLock { $0 } == (withDisposer ? 1 : 0))
     }
 
     @Test("an alias (implements) of a .scoped registration yields the asking scope's instance")
