@@ -198,9 +198,8 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// A retained `Hooks<T>` once `onResolved` was called.
     @usableFromInline
     let hooks = Atomic<UnsafeRawPointer?>(nil)
-    /// The `.weak` state, the async factory and a `.scoped` registration's
-    /// box type: all rare, so one optional word holds them (a registration
-    /// stays within its allocation size).
+    /// The `.weak` state and the async factory: both rare, so one optional
+    /// word holds them (a registration stays within its allocation size).
     @usableFromInline
     let extras: DefinitionExtras<T>?
     /// For a synchronous registration, its factory; for an async one, a
@@ -212,7 +211,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     @usableFromInline
     init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory) {
         self.factory = factory
-        self.extras = kind == .weak || kind == .scoped ? DefinitionExtras(kind: kind, asyncFactory: nil) : nil
+        self.extras = kind == .weak ? DefinitionExtras(kind: kind, asyncFactory: nil) : nil
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: false)
     }
 
@@ -295,10 +294,9 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     private func newSharedBox(_ value: T) -> InstanceBox<T> {
         // Every box gets its place in the order: whether the instance
         // conforms to `Disposable` is asked only when its owner closes.
-        if let boxType = extras?.boxType {
-            return boxType.init(value, order: CreationOrder.next())
-        }
-        return InstanceBox(value, order: CreationOrder.next())
+        // The box type from `InstanceBoxTypes`: naming `InstanceBox<T>` in
+        // this unspecialised code is a runtime metadata lookup.
+        InstanceBoxTypes.boxType(for: T.self).init(value, order: CreationOrder.next())
     }
 
     /// Publishes `made` (with a reference of its own), unless an instance
@@ -422,7 +420,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// Call through `Container.addDisposer(_:to:)`, under its writer lock.
     func addDisposer(_ disposer: Disposer<T>) -> AnyObject? {
         let previous = loadHooks()
-        return replaceHooks(with: Hooks<T>(callbacks: previous?.callbacks ?? [], disposers: (previous?.disposers ?? []) + [disposer]))
+        return replaceHooks(with: Hooks<T>(callbacks: previous?.callbacks ?? [], disposers: (previous?.disposers ?? []) + [disposer.binder]))
     }
 
     private func replaceHooks(with next: Hooks<T>) -> AnyObject? {
@@ -437,17 +435,11 @@ final class DefinitionExtras<T>: Sendable {
     let weak: WeakInstanceBox<T>?
     @usableFromInline
     let asyncFactory: Definition<T>.AsyncFactory?
-    /// For a `.scoped` registration, `InstanceBox<T>`, asked of the runtime
-    /// once, when the registration is made. Each scope's copy shares these
-    /// extras and publishes its instance in unspecialised code, where asking
-    /// for this metadata cost about 450 instructions: once per request.
-    let boxType: InstanceBox<T>.Type?
 
     @usableFromInline
     init(kind: AnyDefinition.Kind, asyncFactory: Definition<T>.AsyncFactory?) {
         self.weak = kind == .weak ? WeakInstanceBox<T>() : nil
         self.asyncFactory = asyncFactory
-        self.boxType = kind == .scoped ? InstanceBox<T>.self : nil
     }
 }
 
@@ -485,9 +477,12 @@ final class Hooks<T>: @unchecked Sendable {
 
     @usableFromInline
     let callbacks: [Callback]
-    /// Run in this order when the instance's owner closes.
-    @usableFromInline
-    let disposers: [Disposer<T>]
+    /// Run in this order when the instance's owner closes. Kept as
+    /// binders, whose type does not mention `T`: binding them to an
+    /// instance happens in unspecialised code, once per instance (per
+    /// request, for a scope's), where iterating an `Array<Disposer<T>>`
+    /// asked the runtime for its element's metadata each time.
+    let disposers: [PendingDisposal.Binder]
     /// Whether `callbacks` and `disposers` have any: plain flags, because
     /// unspecialised code (every async resolve, a scope's) that asks an
     /// `Array<Callback>` or `Array<Disposer<T>>` whether it is empty first
@@ -498,7 +493,7 @@ final class Hooks<T>: @unchecked Sendable {
     @usableFromInline
     let hasDisposers: Bool
 
-    init(callbacks: [Callback], disposers: [Disposer<T>]) {
+    init(callbacks: [Callback], disposers: [PendingDisposal.Binder]) {
         self.callbacks = callbacks
         self.disposers = disposers
         self.hasCallbacks = !callbacks.isEmpty

@@ -38,10 +38,20 @@ enum Disposer<T>: Sendable {
     case sync(@Sendable (T) throws -> Void)
     case async(@Sendable (T) async throws -> Void)
 
-    func run(_ instance: T) async throws {
+    /// This disposer as `Hooks` keeps it: given the instance's address, the
+    /// disposer bound to a copy of the instance.
+    var binder: PendingDisposal.Binder {
         switch self {
-        case .sync(let body): try body(instance)
-        case .async(let body): try await body(instance)
+        case .sync(let body):
+            return { address in
+                let instance = address.load(as: T.self)
+                return .sync { try body(instance) }
+            }
+        case .async(let body):
+            return { address in
+                let instance = address.load(as: T.self)
+                return .async { try await body(instance) }
+            }
         }
     }
 }

@@ -31,6 +31,11 @@ struct PendingDisposal: @unchecked Sendable {
         case async(() async throws -> Void)
     }
 
+    /// One of a registration's disposers, not yet bound: given the address
+    /// of an instance (a `T`, for a `Definition<T>`'s), the disposer bound
+    /// to a copy of it. See `Hooks.disposers`.
+    typealias Binder = @Sendable (UnsafeRawPointer) -> Step
+
     init<T>(order: UInt64, of definition: Definition<T>, instance: T, retiring: AnyObject?) {
         self.order = order
         self.definition = definition
@@ -38,14 +43,10 @@ struct PendingDisposal: @unchecked Sendable {
         if let own = DisposableConformance.disposer(for: instance) {
             disposers.append(own)
         }
-        // Not `loadHooks()?.disposers ?? []`: the empty default would need
-        // the metadata of `[Disposer<T>]`, a runtime lookup per instance in
-        // this unspecialised code, for the registrations without hooks.
         if let hooks = definition.loadHooks(), hooks.hasDisposers {
-            for disposer in hooks.disposers {
-                switch disposer {
-                case .sync(let body): disposers.append(.sync { try body(instance) })
-                case .async(let body): disposers.append(.async { try await body(instance) })
+            withUnsafePointer(to: instance) { address in
+                for bind in hooks.disposers {
+                    disposers.append(bind(UnsafeRawPointer(address)))
                 }
             }
         }
