@@ -264,6 +264,22 @@ extension Container {
         }
     }
 
+    /// Gives this scope's copies of `.scoped` registrations back to their
+    /// registrations' pools, for later scopes (see `ScopeLocalPool`). From
+    /// `deinit` only: no resolve can be using them, and a copy that
+    /// something else still references is left alone.
+    func recycleScopeLocalCopies() {
+        for index in registry.ordered.indices {
+            guard var copy = registry.ordered[index], copy.kind == .scopeLocal else {
+                continue
+            }
+            registry.ordered[index] = nil
+            if isKnownUniquelyReferenced(&copy) {
+                _ = copy.recycleAsScopeLocalCopy()
+            }
+        }
+    }
+
     /// `scopeLocal(of:)` for the async engine, which holds no read-side
     /// section of its own.
     func scopeLocalInSection(of definition: AnyDefinition, registeredHere: Bool) -> AnyDefinition {

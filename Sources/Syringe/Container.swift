@@ -85,6 +85,9 @@ public final class Container: @unchecked Sendable {
     deinit {
         // No reader can exist any more: nothing references this container,
         // and no writer: writers hold it too.
+        if isScope {
+            recycleScopeLocalCopies()
+        }
         writerLock.destroy()
         table.destroy()
         if let observation = observationSlot.load(ordering: .acquiring) {

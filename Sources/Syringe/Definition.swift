@@ -148,6 +148,11 @@ class AnyDefinition: @unchecked Sendable {
         preconditionFailure("Syringe: every definition is a Definition<T>")
     }
 
+    /// For a scope-local copy that its freed scope held alone: drops its
+    /// instance and gives it back to its registration's pool; false when it
+    /// is not such a copy or the pool keeps no more (it is then freed).
+    func recycleAsScopeLocalCopy() -> Bool { false }
+
     /// Whether the created shared instance (if any) can be used as `U`; for diagnostics.
     func sharedInstanceConforms<U>(to type: U.Type) -> Bool { false }
 
@@ -198,8 +203,9 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// A retained `Hooks<T>` once `onResolved` was called.
     @usableFromInline
     let hooks = Atomic<UnsafeRawPointer?>(nil)
-    /// The `.weak` state and the async factory: both rare, so one optional
-    /// word holds them (a registration stays within its allocation size).
+    /// The `.weak` state, the async factory and a `.scoped` registration's
+    /// pool of scope-local copies: all rare, so one optional word holds them
+    /// (a registration stays within its allocation size).
     @usableFromInline
     let extras: DefinitionExtras<T>?
     /// For a synchronous registration, its factory; for an async one, a
@@ -211,7 +217,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     @usableFromInline
     init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory) {
         self.factory = factory
-        self.extras = kind == .weak ? DefinitionExtras(kind: kind, asyncFactory: nil) : nil
+        self.extras = kind == .weak || kind == .scoped ? DefinitionExtras(kind: kind, asyncFactory: nil) : nil
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: false)
     }
 
@@ -244,7 +250,44 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     }
 
     override func scopeLocalCopy(key: DefinitionKey) -> AnyDefinition {
-        Definition(scopeLocalCopyOf: self, key: key)
+        // A copy a freed scope gave back, if one waits (see
+        // `ScopeLocalPool`). Not for the key of a copy of a registration
+        // made in the scope itself: those are never given back.
+        if key.signature != ScopeLocalCopy.identity, let reused = extras?.pool.take() {
+            let copy = unsafeDowncast(reused, to: Definition<T>.self)
+            copy.takeHooks(of: self)
+            return copy
+        }
+        return Definition(scopeLocalCopyOf: self, key: key)
+    }
+
+    /// Gives up the hooks this copy holds for those `source` has now:
+    /// `onResolved` or `onDispose` may have been called since the copy was
+    /// made. Only on a copy that nothing else references yet.
+    private func takeHooks(of source: Definition<T>) {
+        let current = source.hooks.load(ordering: .acquiring)
+        let held = hooks.load(ordering: .relaxed)
+        guard current != held else { return }
+        if let current {
+            _ = Unmanaged<Hooks<T>>.fromOpaque(current).retain()
+        }
+        hooks.store(current, ordering: .releasing)
+        if let held {
+            Unmanaged<Hooks<T>>.fromOpaque(held).release()
+        }
+    }
+
+    override func recycleAsScopeLocalCopy() -> Bool {
+        guard kind == .scopeLocal, key.signature != ScopeLocalCopy.identity, let extras else {
+            return false
+        }
+        // The state a new copy starts in: no instance. Its claim is free
+        // (no resolve is running), and its hooks are brought up to date
+        // when it is taken.
+        if let box = sharedBox.exchange(nil, ordering: .acquiring) {
+            Unmanaged<InstanceBox<T>>.fromOpaque(box).release()
+        }
+        return extras.pool.give(self)
     }
 
     override var serviceType: Any.Type { T.self }
@@ -253,6 +296,11 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     var weakBox: WeakInstanceBox<T>? { extras?.weak }
 
     deinit {
+        if kind == .scoped {
+            // The copies kept for later scopes hold `extras`, which holds
+            // them: they go now (see `ScopeLocalPool`).
+            extras?.pool.close()
+        }
         if let box = sharedBox.load(ordering: .acquiring) {
             Unmanaged<InstanceBox<T>>.fromOpaque(box).release()
         }
@@ -435,6 +483,9 @@ final class DefinitionExtras<T>: Sendable {
     let weak: WeakInstanceBox<T>?
     @usableFromInline
     let asyncFactory: Definition<T>.AsyncFactory?
+    /// For a `.scoped` registration, the scope-local copies freed scopes
+    /// gave back; shared with the copies, like the rest.
+    let pool = ScopeLocalPool()
 
     @usableFromInline
     init(kind: AnyDefinition.Kind, asyncFactory: Definition<T>.AsyncFactory?) {
