@@ -52,10 +52,7 @@ enum DisposableConformance {
     /// type of the value inside) conforms to neither protocol, remembered
     /// per type; true when it conforms, or when only the value can tell.
     static func mayConform<T>(_ instance: T) -> Bool {
-        // `as Any`: for an existential `T`, `type(of:)` in generic code is
-        // the existential's type, shared by every type that conforms to it;
-        // through `Any` it is the type of the value inside.
-        let dynamicType = Swift.type(of: instance as Any)
+        let dynamicType = Self.dynamicType(of: instance)
         let type = UInt(bitPattern: ObjectIdentifier(dynamicType))
         // Fibonacci hashing: metadata addresses often share their low bits
         // (page-aligned sections), so the slot comes from the high bits of
@@ -78,6 +75,30 @@ enum DisposableConformance {
         slot.pointee.store(type | answer, ordering: .relaxed)
         return answer != 0
     }
+
+    /// The type of the value `instance` is: its class for a class
+    /// instance, the type of the value inside for an existential.
+    ///
+    /// `type(of:)` in generic code finds a class instance's class, but for
+    /// an existential `T` it answers the existential's type, shared by every
+    /// type that conforms to it: those are opened through `Any`. Only those:
+    /// putting a struct larger than three words in an `Any` allocates a box
+    /// (a request's per-request values are such structs, disposed of at
+    /// every scope's close). An existential's metadata says what it is in
+    /// its first word, the kind, which the Swift ABI fixes
+    /// (`docs/ABI/TypeMetadata.rst`): 0x303, or 0x307 for a constrained one
+    /// (`any Collection<Int>`).
+    private static func dynamicType<T>(of instance: T) -> Any.Type {
+        let metadata = UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(T.self)))
+        let kind = metadata.unsafelyUnwrapped.load(as: UInt.self)
+        if kind == existentialKind || kind == extendedExistentialKind {
+            return Swift.type(of: instance as Any)
+        }
+        return Swift.type(of: instance)
+    }
+
+    private static let existentialKind: UInt = 0x303
+    private static let extendedExistentialKind: UInt = 0x307
 
     /// The answer's bits in a slot, below the metadata address (which is
     /// aligned to at least 4 bytes on every platform Swift runs on).

@@ -40,6 +40,34 @@ struct DisposalFailed: Error, Equatable {
     let name: String
 }
 
+/// A value larger than an `Any` holds inline, disposing itself.
+struct LargeDisposableValue: Disposable, Sendable {
+    let log: DisposalLog
+    let name: String
+    let padding = (0, 0, 0, 0)
+    func dispose() throws { log.record(name) }
+}
+
+/// A protocol with a primary associated type: `any Holding<Int>` is a
+/// constrained existential.
+protocol Holding<Held>: Sendable {
+    associatedtype Held
+}
+
+struct DisposableHolder: Holding, Disposable {
+    typealias Held = Int
+    let log: DisposalLog
+    func dispose() throws { log.record("behind any Holding<Int>") }
+}
+
+class BaseService: @unchecked Sendable {}
+
+final class DisposableSubservice: BaseService, Disposable, @unchecked Sendable {
+    let log: DisposalLog
+    init(log: DisposalLog) { self.log = log }
+    func dispose() throws { log.record("subclass behind its base") }
+}
+
 @Suite("Disposal")
 struct DisposalTests {
     @Test("a scope disposes its .scoped instances newest first, sync and async disposers and both protocols alike")
@@ -176,6 +204,25 @@ struct DisposalTests {
         _ = try scope.tryResolve(type: AsyncResource.self)
         try await scope.close()
         #expect(log.all == ["behind AnyObject"])
+    }
+
+    @Test("a large value, a constrained existential's value and a subclass behind its base class are disposed by their own conformance")
+    func conformanceOfEachKindOfType() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: LargeDisposableValue.self, in: .scoped) { _ in LargeDisposableValue(log: log, name: "large value") }
+        app.register(type: (any Holding<Int>).self, in: .scoped) { _ in DisposableHolder(log: log) }
+        app.register(type: BaseService.self, in: .scoped) { _ in DisposableSubservice(log: log) }
+        app.register(type: Int.self, in: .scoped) { _ in 7 }
+        for _ in 0..<2 {
+            let scope = app.makeScope()
+            _ = try scope.tryResolve(type: LargeDisposableValue.self)
+            _ = try scope.tryResolve(type: (any Holding<Int>).self)
+            _ = try scope.tryResolve(type: BaseService.self)
+            _ = try scope.tryResolve(type: Int.self)
+            try await scope.close()
+        }
+        #expect(log.all == Array(repeating: ["subclass behind its base", "behind any Holding<Int>", "large value"], count: 2).flatMap { $0 })
     }
 
     @Test("conformance is asked of each instance's own type, whichever others the same registration made before")
