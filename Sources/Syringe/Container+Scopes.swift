@@ -11,7 +11,8 @@ import Synchronization
 /// later resolve in the scope finds the copy first and takes the `.shared`
 /// fast path, and the scope's `close()` disposes it with the scope's other
 /// instances. Making a scope copies nothing: the copies are made on demand,
-/// one per `.scoped` registration the scope resolves.
+/// one per `.scoped` registration the scope resolves, and a freed scope
+/// gives its copies back for later scopes to reuse (`ScopeLocalPool`).
 ///
 /// Who disposes what, newest instance first:
 /// - a container's `close()`: the `.shared` instances it holds;
