@@ -28,8 +28,11 @@ final class InstanceBox<T>: KeptBoxes.Link, @unchecked Sendable {
 ///
 /// A list linked through the boxes themselves, so that keeping them
 /// allocates nothing: an array of them cost each request's scope an
-/// allocation. The link word fits in the box's allocation, whose size
-/// class it does not change for a class or existential instance.
+/// allocation. The link word fits in the box's allocation without changing
+/// its malloc size class for a class instance (the common case) or an
+/// existential of a protocol that is not class-bound. Making
+/// `InstanceBox<T>` a subclass costs each boxed type, once per process,
+/// about 1 700 instructions more when the runtime first builds its metadata.
 /// Guarded by its container's writer lock, like the rest of its
 /// bookkeeping.
 @usableFromInline
