@@ -276,7 +276,7 @@ extension Container {
             }
             registry.ordered[index] = nil
             if isKnownUniquelyReferenced(&copy) {
-                _ = copy.recycleAsScopeLocalCopy()
+                copy.recycleAsScopeLocalCopy()
             }
         }
     }

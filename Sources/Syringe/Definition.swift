@@ -149,9 +149,9 @@ class AnyDefinition: @unchecked Sendable {
     }
 
     /// For a scope-local copy that its freed scope held alone: drops its
-    /// instance and gives it back to its registration's pool; false when it
-    /// is not such a copy or the pool keeps no more (it is then freed).
-    func recycleAsScopeLocalCopy() -> Bool { false }
+    /// instance and gives it back to its registration's pool (which may
+    /// keep no more: it is then freed). Anything else: nothing.
+    func recycleAsScopeLocalCopy() {}
 
     /// Whether the created shared instance (if any) can be used as `U`; for diagnostics.
     func sharedInstanceConforms<U>(to type: U.Type) -> Bool { false }
@@ -277,9 +277,9 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         }
     }
 
-    override func recycleAsScopeLocalCopy() -> Bool {
+    override func recycleAsScopeLocalCopy() {
         guard kind == .scopeLocal, key.signature != ScopeLocalCopy.identity, let extras else {
-            return false
+            return
         }
         // The state a new copy starts in: no instance. Its claim is free
         // (no resolve is running), and its hooks are brought up to date
@@ -287,7 +287,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         if let box = sharedBox.exchange(nil, ordering: .acquiring) {
             Unmanaged<InstanceBox<T>>.fromOpaque(box).release()
         }
-        return extras.pool.give(self)
+        extras.pool.give(self)
     }
 
     override var serviceType: Any.Type { T.self }

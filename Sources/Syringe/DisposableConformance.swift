@@ -21,17 +21,9 @@ import Synchronization
 /// enough: the answer is a fact about the type, true whoever computed it,
 /// and guards nothing else.
 enum DisposableConformance {
-    /// 2⁸: the slot is the top 8 bits of the mixed address.
-    private static let slots = 256
-    /// Never freed. `nonisolated(unsafe)`: the pointer is written once, by
-    /// the lazy initialiser, and every access through it is atomic.
-    nonisolated(unsafe) private static let table: UnsafeMutablePointer<Atomic<UInt>> = {
-        let table = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: slots)
-        for slot in 0..<slots {
-            (table + slot).initialize(to: Atomic(0))
-        }
-        return table
-    }()
+    /// `nonisolated(unsafe)`: the pointer is written once, by the lazy
+    /// initialiser, and every access through it is atomic.
+    nonisolated(unsafe) private static let table = TypeSlots.allocate(empty: 0 as UInt)
 
     /// The instance's own disposer, bound to it; nil when it conforms to
     /// neither protocol.
@@ -54,11 +46,7 @@ enum DisposableConformance {
     static func mayConform<T>(_ instance: T) -> Bool {
         let dynamicType = Self.dynamicType(of: instance)
         let type = UInt(bitPattern: ObjectIdentifier(dynamicType))
-        // Fibonacci hashing: metadata addresses often share their low bits
-        // (page-aligned sections), so the slot comes from the high bits of
-        // the product.
-        let mixed = type &* UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
-        let slot = table + Int(mixed >> (UInt.bitWidth - 8))
+        let slot = table + TypeSlots.index(of: type)
         let entry = slot.pointee.load(ordering: .relaxed)
         if entry & ~answerBits == type {
             return entry & answerBits != 0

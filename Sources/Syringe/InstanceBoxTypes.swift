@@ -16,25 +16,14 @@ import Synchronization
 /// Release and acquire: a reader that finds a box type also sees the
 /// metadata it points to complete, as the runtime's own lookup would.
 enum InstanceBoxTypes {
-    /// 2⁸: the slot is the top 8 bits of the mixed address.
-    private static let slots = 256
-    /// Never freed. `nonisolated(unsafe)`: the pointer is written once, by
-    /// the lazy initialiser, and every access through it is atomic.
-    nonisolated(unsafe) private static let table: UnsafeMutablePointer<Atomic<WordPair>> = {
-        let table = UnsafeMutablePointer<Atomic<WordPair>>.allocate(capacity: slots)
-        for slot in 0..<slots {
-            (table + slot).initialize(to: Atomic(WordPair(first: 0, second: 0)))
-        }
-        return table
-    }()
+    /// `nonisolated(unsafe)`: the pointer is written once, by the lazy
+    /// initialiser, and every access through it is atomic.
+    nonisolated(unsafe) private static let table = TypeSlots.allocate(empty: WordPair(first: 0, second: 0))
 
     /// `InstanceBox<T>.self`.
     static func boxType<T>(for _: T.Type) -> InstanceBox<T>.Type {
         let type = UInt(bitPattern: ObjectIdentifier(T.self))
-        // Fibonacci hashing, as in `DisposableConformance`: metadata
-        // addresses share their low bits.
-        let mixed = type &* UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
-        let slot = table + Int(mixed >> (UInt.bitWidth - 8))
+        let slot = table + TypeSlots.index(of: type)
         let entry = slot.pointee.load(ordering: .acquiring)
         if entry.first == type {
             return unsafeBitCast(entry.second, to: InstanceBox<T>.Type.self)

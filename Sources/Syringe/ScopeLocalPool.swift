@@ -60,9 +60,10 @@ struct ScopeLocalPool: ~Copyable {
         return taken
     }
 
-    /// Keeps `copy` (which nothing else references) for a later `take`;
-    /// false when every slot is taken or the pool is closed.
-    func give(_ copy: AnyDefinition) -> Bool {
+    /// Keeps `copy` (which nothing else references) for a later `take`,
+    /// unless every slot is taken or the pool is closed: then the copy is
+    /// let go.
+    func give(_ copy: AnyDefinition) {
         // Retained before it is published: a taker takes this reference.
         let retained = Unmanaged.passRetained(copy)
         let address = UInt(bitPattern: retained.toOpaque())
@@ -75,7 +76,6 @@ struct ScopeLocalPool: ~Copyable {
         if !kept {
             retained.release()
         }
-        return kept
     }
 
     /// Releases every copy kept here and refuses later ones.

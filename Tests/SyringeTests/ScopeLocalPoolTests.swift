@@ -16,7 +16,7 @@ struct ScopeLocalPoolTests {
             taken.append(copy)
         }
         for copy in taken {
-            _ = definition.extras!.pool.give(copy)
+            definition.extras!.pool.give(copy)
         }
         return taken.count
     }
