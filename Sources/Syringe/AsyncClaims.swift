@@ -149,6 +149,16 @@ enum AsyncClaims {
         return try await create()
     }
 
+    /// Records that `owner`'s task holds the claim on `key`, which nobody
+    /// holds here yet: an async graph's claim on one of its slots, taken
+    /// without this table and moved here when a second task asks for it
+    /// (see `AsyncResolution.claim`). Released with `release`.
+    static func adopt(_ key: ObjectIdentifier, owner: AsyncFrame, task: UnsafeRawPointer?) {
+        state.lock.withLock {
+            state.claims[key] = Claim(owner: owner, task: task)
+        }
+    }
+
     /// Releases the claim on `key` and resumes every task waiting for it.
     static func release(_ key: ObjectIdentifier) {
         let woken: [Waiter] = state.lock.withLock {
@@ -194,7 +204,7 @@ enum AsyncClaims {
 
     /// The running task's identity, compared and never dereferenced: a claim
     /// is released before its task ends.
-    private static func currentTask() -> UnsafeRawPointer? {
+    static func currentTask() -> UnsafeRawPointer? {
         withUnsafeCurrentTask { task in
             task.map { unsafeBitCast($0, to: UnsafeRawPointer.self) }
         }

@@ -96,6 +96,9 @@ extension Container {
             return try await constructOutermostAsync(definition, arguments: arguments, frame: frame)
         case .shared, .scoped, .scopeLocal:
             return try await produceSharedAsync(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value
+        case .graph where !isClosedNow:
+            return unsafeDowncast(try await reuseOrConstructInGraphAsync(definition, arguments: arguments, parent: parent),
+                                  to: InstanceBox<T>.self).value
         default:
             return try await produceAsyncSlowly(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
         }
@@ -152,7 +155,8 @@ extension Container {
         case .shared, .scoped, .scopeLocal:
             return try await produceSharedAsync(definition, holder: holder, arguments: arguments, parent: parent).value
         case .graph:
-            return try await reuseOrConstructInGraphAsync(definition, arguments: arguments, parent: parent)
+            return unsafeDowncast(try await reuseOrConstructInGraphAsync(definition, arguments: arguments, parent: parent),
+                                  to: InstanceBox<T>.self).value
         case .weak:
             return try await reuseOrCreateWeakAsync(definition, holder: holder, arguments: arguments, parent: parent)
         case .forward:
@@ -308,20 +312,49 @@ extension Container {
 
     /// `.graph`: the instance this async graph already has, or one built by
     /// one task of the graph while the others (child tasks of its factories)
-    /// suspend.
-    nonisolated(nonsending) func reuseOrConstructInGraphAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        if let parent = parent?.unlessEnded, let instance = parent.resolution.graphInstance(of: definition) {
-            return instance
+    /// suspend. Returns the instance's box (an `InstanceBox<T>`), as
+    /// `createSharedAsync` does, for the specialised caller to open.
+    ///
+    /// O(1) per edge: the slot is found by the registration's graph index
+    /// and claimed under the graph's own lock (`AsyncResolution.claim`), and
+    /// the frame's cycle check is a filter test (`AsyncFrame.enter`).
+    @usableFromInline
+    nonisolated(nonsending) func reuseOrConstructInGraphAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> AnyObject {
+        if let parent = parent?.unlessEnded, let box = parent.resolution.box(of: definition) {
+            return box
         }
-        return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
-            let slot = frame.resolution.slot(for: definition)
-            return try await AsyncClaims.existingOrCreated(ObjectIdentifier(slot), for: frame) { () throws(ResolutionError) in
-                frame.resolution.value(in: slot, as: T.self)
-            } create: { () throws(ResolutionError) -> T in
-                let instance = try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
-                return frame.resolution.store(instance, in: slot)
+        return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> AnyObject in
+            let resolution = frame.resolution
+            let (slot, claim) = resolution.claim(definition, for: frame, task: AsyncClaims.currentTask())
+            switch claim {
+            case .built(let box):
+                return box
+            case .claimed:
+                let made: AnyObject
+                do throws(ResolutionError) {
+                    made = try await makeGraphBox(definition, arguments: arguments, frame: frame)
+                } catch {
+                    resolution.storeAndRelease(nil, in: slot)
+                    throw error
+                }
+                return resolution.storeAndRelease(made, in: slot).unsafelyUnwrapped
+            case .contended:
+                return try await AsyncClaims.existingOrCreated(ObjectIdentifier(slot), for: frame) { () throws(ResolutionError) in
+                    resolution.box(in: slot)
+                } create: { () throws(ResolutionError) -> AnyObject in
+                    resolution.store(try await makeGraphBox(definition, arguments: arguments, frame: frame), in: slot)
+                }
             }
         }
+    }
+
+    /// Builds a `.graph` instance in its box; call holding its claim.
+    @inline(__always)
+    nonisolated(nonsending) private func makeGraphBox<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> AnyObject {
+        let instance = try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+        // The box type from `InstanceBoxTypes`: naming `InstanceBox<T>` in
+        // this unspecialised code is a runtime metadata lookup.
+        return InstanceBoxTypes.boxType(for: T.self).init(instance)
     }
 
     /// `.weak`: the live instance, or a new one made by one task at a time.

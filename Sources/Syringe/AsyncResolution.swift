@@ -45,12 +45,24 @@ final class AsyncFrame: Sendable {
     private let ended = Atomic<Bool>(false)
     /// Frames from the outermost to this one.
     let depth: Int
+    /// A bit per registration on the path to this frame, this one's
+    /// included (`filterBit`): a registration whose bit is clear is not on
+    /// the path, so `enter` needs no walk to rule out a cycle. Without it,
+    /// each frame walked the whole path, and a chain of n levels cost O(n²).
+    private let pathFilter: UInt64
 
     private init(definition: AnyDefinition, parent: AsyncFrame?) {
         self.definition = definition
         self.parentReference = parent.map { Unmanaged.passRetained($0) }
         self.outermostReference = parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }
         self.depth = (parent?.depth ?? 0) + 1
+        self.pathFilter = (parent?.pathFilter ?? 0) | Self.filterBit(definition)
+    }
+
+    /// `definition`'s bit in `pathFilter`: one of 64, by its dense index, so
+    /// the registrations of a path up to a few dozen long rarely share one.
+    private static func filterBit(_ definition: AnyDefinition) -> UInt64 {
+        1 &<< UInt64(truncatingIfNeeded: definition.index & 63)
     }
 
     /// The outermost frame of this one's resolve (this one, if it is).
@@ -149,7 +161,7 @@ final class AsyncFrame: Sendable {
         guard let parent = parent?.unlessEnded else {
             return AsyncFrame(definition: definition, parent: nil)
         }
-        let occurrences = parent.occurrences(of: definition)
+        let occurrences = parent.pathFilter & filterBit(definition) == 0 ? 0 : parent.occurrences(of: definition)
         if (occurrences > 0 && !definition.takesArguments) || occurrences >= ResolutionContext.maximumRecursion
             || parent.depth >= ResolutionContext.maximumDepth {
             throw definition.error(.cycle, path: parent.pathText + [definition.stepText])
@@ -246,9 +258,14 @@ final class AsyncResolution: @unchecked Sendable {
     // reason exclusivity is not checked at run time (no two accesses can
     // overlap: callbacks run after the lock is released).
     private let lock = Lock()
-    /// Each `.graph` registration's slot in this graph, by definition.
+    /// Each `.graph` registration's slot in this graph, at its `graphIndex`
+    /// (dense across the process, see `DenseIndices.graphs`): found in O(1),
+    /// with no hashing, where a dictionary keyed by definition cost every
+    /// edge of an async graph a `Hasher` run, and its growth a rehash. A
+    /// slot keeps its registration alive, so no other registration can take
+    /// its index while this graph may still look it up.
     @exclusivity(unchecked)
-    private var graph: [ObjectIdentifier: GraphSlot] = [:]
+    private var slots: [GraphSlot?] = []
     @exclusivity(unchecked)
     private var pending: [Pending] = []
 
@@ -258,51 +275,127 @@ final class AsyncResolution: @unchecked Sendable {
         let undo: (() -> Void)?
     }
 
-    /// Where `definition`'s instance in this graph is (or will be): one slot
-    /// per registration, so that tasks building it at once wait for one
-    /// another (see `AsyncClaims`).
-    func slot(for definition: AnyDefinition) -> GraphSlot {
-        lock.withLock {
-            let key = ObjectIdentifier(definition)
-            if let slot = graph[key] {
-                return slot
-            }
-            let slot = GraphSlot()
-            graph[key] = slot
+    /// Where `definition`'s instance in this graph is (or will be), made on
+    /// first use. Call with the lock.
+    private func slotLocked(for definition: AnyDefinition) -> GraphSlot {
+        let index = definition.graphIndex
+        if index < slots.count, let slot = slots[index] {
             return slot
         }
-    }
-
-    /// The instance in `slot`, if it was made.
-    func value<T>(in slot: GraphSlot, as type: T.Type) -> T? {
-        lock.withLock { slot.box.map { unsafeDowncast($0, to: InstanceBox<T>.self).value } }
-    }
-
-    /// Keeps `instance` in `slot`, unless one is there already: returns the
-    /// instance the graph uses.
-    func store<T>(_ instance: T, in slot: GraphSlot) -> T {
-        lock.withLock {
-            if let box = slot.box {
-                return unsafeDowncast(box, to: InstanceBox<T>.self).value
-            }
-            slot.box = InstanceBox(instance)
-            return instance
+        if index >= slots.count {
+            slots.append(contentsOf: repeatElement(nil, count: index + 1 - slots.count))
         }
+        let slot = GraphSlot(definition)
+        slots[index] = slot
+        return slot
+    }
+
+    /// The box of `definition`'s instance in this graph, if it was made.
+    /// A box, not the instance: in unspecialised code a `T?` costs a
+    /// runtime metadata lookup; the specialised caller takes the value out.
+    func box(of definition: AnyDefinition) -> AnyObject? {
+        let index = definition.graphIndex
+        return lock.withLock { index < slots.count ? slots[index]?.box : nil }
+    }
+
+    /// The box of the instance in `slot`, if it was made.
+    func box(in slot: GraphSlot) -> AnyObject? {
+        lock.withLock { slot.box }
+    }
+
+    /// Keeps `box` in `slot`, unless one is there already: returns the box
+    /// the graph uses. Call with the lock.
+    private func storeLocked(_ box: AnyObject, in slot: GraphSlot) -> AnyObject {
+        if let kept = slot.box {
+            return kept
+        }
+        slot.box = box
+        return box
+    }
+
+    /// Keeps `box` in `slot` (see `storeLocked`) for a builder holding the
+    /// claim `AsyncClaims` keeps (see `claim`).
+    func store(_ box: AnyObject, in slot: GraphSlot) -> AnyObject {
+        lock.withLock { storeLocked(box, in: slot) }
+    }
+
+    /// What `claim` found.
+    enum GraphClaim {
+        /// The instance exists: its box.
+        case built(AnyObject)
+        /// The caller builds it, then calls `release`.
+        case claimed
+        /// Another task builds it: wait through `AsyncClaims`, keyed by the slot.
+        case contended
+    }
+
+    /// Finds `definition`'s slot and claims it for `frame` (running in
+    /// `task`) unless its instance exists or another frame builds it.
+    ///
+    /// A graph's slot is claimed here, under this graph's lock, and not in
+    /// `AsyncClaims`' process-wide table, which every async graph of every
+    /// task would share: there a claim took the process-wide lock twice and
+    /// a search through every claim held, and a chain's claims are all held
+    /// at once, so a graph of n levels cost O(n²). Only when a second task
+    /// asks for an instance being built (child tasks of one factory, through
+    /// `async let`) does the claim move to `AsyncClaims`, which parks the
+    /// waiter and checks for a cycle across tasks. That check follows each
+    /// waited-for claim to its owner, and every claim a task waits for is
+    /// one that moved, so a claim that never moved is never needed by it.
+    /// From then on the slot is claimed there only.
+    func claim(_ definition: AnyDefinition, for frame: AsyncFrame, task: UnsafeRawPointer?) -> (GraphSlot, GraphClaim) {
+        lock.withLock {
+            let slot = slotLocked(for: definition)
+            if let box = slot.box {
+                return (slot, .built(box))
+            }
+            if slot.contended {
+                return (slot, .contended)
+            }
+            guard let builder = slot.builder else {
+                slot.builder = Unmanaged.passUnretained(frame)
+                slot.builderTask = task
+                return (slot, .claimed)
+            }
+            // Lock order: this graph's lock, then `AsyncClaims`' (which never
+            // takes a graph's).
+            AsyncClaims.adopt(ObjectIdentifier(slot), owner: builder.takeUnretainedValue(), task: slot.builderTask)
+            slot.builder = nil
+            slot.builderTask = nil
+            slot.contended = true
+            return (slot, .contended)
+        }
+    }
+
+    /// Keeps the box a builder made (nil: it failed) in `slot` and releases
+    /// the claim `claim` gave it (`.claimed`), wherever the claim is now.
+    /// Returns the box the graph uses.
+    @discardableResult
+    func storeAndRelease(_ made: AnyObject?, in slot: GraphSlot) -> AnyObject? {
+        let (kept, moved) = lock.withLock {
+            slot.builder = nil
+            slot.builderTask = nil
+            return (made.map { storeLocked($0, in: slot) }, slot.contended)
+        }
+        if moved {
+            AsyncClaims.release(ObjectIdentifier(slot))
+        }
+        return kept
     }
 
     /// A synchronous `.graph` registration's instance in this graph: how a
     /// synchronous resolve inside an async one shares its graph (see
     /// `ResolutionContext.asyncParent`).
     func graphInstance<T>(of definition: Definition<T>) -> T? {
-        lock.withLock {
-            graph[ObjectIdentifier(definition)]?.box.map { unsafeDowncast($0, to: InstanceBox<T>.self).value }
-        }
+        box(of: definition).map { unsafeDowncast($0, to: InstanceBox<T>.self).value }
     }
 
     /// Keeps a synchronous `.graph` registration's instance; returns the one
     /// the graph uses (another task's, if it stored one first).
     func storeGraphInstance<T>(_ instance: T, of definition: Definition<T>) -> T {
-        store(instance, in: slot(for: definition))
+        let made = InstanceBoxTypes.boxType(for: T.self).init(instance)
+        let kept = lock.withLock { storeLocked(made, in: slotLocked(for: definition)) }
+        return unsafeDowncast(kept, to: InstanceBox<T>.self).value
     }
 
     /// Queues `definition`'s `onResolved` callbacks on `instance` for the
@@ -360,22 +453,37 @@ final class AsyncResolution: @unchecked Sendable {
 
     /// Lets go of the graph and the callbacks once the resolve has returned.
     func end() {
-        let dropped = lock.withLock { () -> ([ObjectIdentifier: GraphSlot], [Pending]) in
+        let dropped = lock.withLock { () -> ([GraphSlot?], [Pending]) in
             defer {
-                graph = [:]
+                slots = []
                 pending = []
             }
-            return (graph, pending)
+            return (slots, pending)
         }
         // Released outside the lock: an instance's deinit may resolve.
         withExtendedLifetime(dropped) {}
     }
 }
 
-/// One `.graph` registration's instance in one async graph. Guarded by its
-/// resolution's lock.
+/// One `.graph` registration's instance in one async graph, and who is
+/// building it. Guarded by its resolution's lock (see `AsyncResolution.claim`).
 final class GraphSlot: @unchecked Sendable {
+    /// Held so that the registration's graph index stays its own while the
+    /// graph has this slot.
+    let definition: AnyDefinition
+    /// The instance's `InstanceBox`, once made.
     var box: AnyObject?
+    /// The frame building the instance while no other task waits for it,
+    /// and its task. Unretained: a frame releases its claim before it ends.
+    var builder: Unmanaged<AsyncFrame>?
+    var builderTask: UnsafeRawPointer?
+    /// Whether the slot's claims have moved to `AsyncClaims` (a second task
+    /// asked while it was being built); they stay there.
+    var contended = false
+
+    init(_ definition: AnyDefinition) {
+        self.definition = definition
+    }
 }
 
 /// Carries a value that is handed between tasks one at a time, never shared.
