@@ -81,6 +81,7 @@ extension Container {
     /// `produceAsyncSlowly`: there each call, and each value of type `T`
     /// it kept, took memory from the task's allocator.
     @inlinable
+    @inline(__always)
     nonisolated(nonsending) func produceAsyncUnobserved<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         guard definition.isAsync else {
             return try produceBridged(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
@@ -88,12 +89,13 @@ extension Container {
         switch definition.kind {
         case .new where !isClosedNow:
             let frame = try AsyncFrame.enter(definition, parent: parent)
-            if frame.isNested {
-                return try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
-            }
-            // The outermost frame: no parent, or the resolve `parent` was
-            // part of has ended.
-            return try await constructOutermostAsync(definition, arguments: arguments, frame: frame)
+            let instance = frame.isNested
+                ? try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+                // The outermost frame: no parent, or the resolve `parent`
+                // was part of has ended.
+                : try await constructOutermostAsync(definition, arguments: arguments, frame: frame)
+            AsyncFrame.recycle(consume frame)
+            return instance
         case .shared, .scoped, .scopeLocal:
             return try await produceSharedAsync(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value
         case .graph where !isClosedNow:
@@ -200,17 +202,19 @@ extension Container {
     nonisolated(nonsending) func inFrame<T>(_ definition: AnyDefinition, parent: AsyncFrame?,
                     _ body: nonisolated(nonsending) (AsyncFrame) async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
         let frame = try AsyncFrame.enter(definition, parent: parent)
-        guard !frame.isNested else {
-            return try await body(frame)
-        }
         let instance: T
-        do throws(ResolutionError) {
+        if frame.isNested {
             instance = try await body(frame)
-        } catch {
-            frame.abandonOutermost()
-            throw error
+        } else {
+            do throws(ResolutionError) {
+                instance = try await body(frame)
+            } catch {
+                frame.abandonOutermost()
+                throw error
+            }
+            try frame.finishOutermost()
         }
-        try frame.finishOutermost()
+        AsyncFrame.recycle(consume frame)
         return instance
     }
 

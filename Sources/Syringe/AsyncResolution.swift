@@ -12,51 +12,122 @@ import Synchronization
 /// request, and every frame of one outermost resolve shares one
 /// `AsyncResolution` (its `.graph` instances and deferred callbacks).
 ///
-/// Frames are immutable, so child tasks can share their parent's safely;
-/// the resolution's mutable state is behind its lock, which is never held
-/// while a factory or callback runs.
+/// A frame is read-only while anything but its engine call holds it, so
+/// child tasks can share their parent's safely; the resolution's mutable
+/// state is behind its lock, which is never held while a factory or callback
+/// runs. A frame nothing else holds when its registration is built goes back
+/// to its thread's pool (`AsyncFramePool`) for the next one.
 @usableFromInline
-final class AsyncFrame: Sendable {
-    /// The registration this frame builds.
-    let definition: AnyDefinition
+final class AsyncFrame: @unchecked Sendable {
+    // @unchecked, and exclusivity unchecked at run time: the `var`s below
+    // are written only while the frame is unshared, when it is made or taken
+    // from a pool (`reuse`), and when it goes back to one (`recycle`, only if
+    // nothing else holds it). In between they are read-only, however many
+    // tasks and resolvers see the frame, so no two accesses can conflict.
+    // (The dynamic checks cost each frame about 250 instructions.)
+
+    /// The registration this frame builds, retained (released by `recycle`
+    /// or `deinit`); nil only while pooled: a pooled frame keeps no
+    /// registration alive.
+    @exclusivity(unchecked)
+    private var definitionReference: Unmanaged<AnyDefinition>?
     /// The frame whose factory asked for this one, retained (released by
-    /// `deinit`); nil for the outermost.
+    /// `recycle` or `deinit`); nil for the outermost.
     ///
     /// Unmanaged: frames are made and freed at every level of an async
     /// resolve, and as a plain `let` the parent was copied, retained and
     /// released wherever the engine read it; reading it unmanaged is free,
     /// since the child holds it.
     @usableFromInline
-    let parentReference: Unmanaged<AsyncFrame>?
+    @exclusivity(unchecked)
+    private(set) var parentReference: Unmanaged<AsyncFrame>?
     /// The outermost frame, which holds the resolution; nil for that frame.
     /// Not retained: the chain of parents, each held by its child, keeps it
     /// alive as long as this frame. (A strong reference cost every frame an
     /// atomic retain and release; walking to the outermost instead made each
     /// `.graph` edge of an async graph cost the depth of the graph.)
-    private let outermostReference: Unmanaged<AsyncFrame>?
+    @exclusivity(unchecked)
+    private var outermostReference: Unmanaged<AsyncFrame>?
     /// The outermost frame's resolution, made on first use: a resolve without
     /// `.graph` instances or callbacks (a `.new` chain) never needs one.
     /// Held as the address of a retained `AsyncResolution` (0 until made),
-    /// released by `deinit`. Not an `AtomicLazyReference`: its unspecialised `load()`
-    /// looks up the metadata of `Unmanaged<AsyncResolution>` on every call.
-    /// An integer rather than a pointer keeps the frame checked `Sendable`.
+    /// released by `recycle` or `deinit`. Not an `AtomicLazyReference`: its
+    /// unspecialised `load()` looks up the metadata of
+    /// `Unmanaged<AsyncResolution>` on every call.
     private let lazyResolution = Atomic<UInt>(0)
     /// Set on the outermost frame when its resolve has returned (`end()`).
     private let ended = Atomic<Bool>(false)
     /// Frames from the outermost to this one.
-    let depth: Int
+    @exclusivity(unchecked)
+    private(set) var depth: Int
     /// A bit per registration on the path to this frame, this one's
     /// included (`filterBit`): a registration whose bit is clear is not on
     /// the path, so `enter` needs no walk to rule out a cycle. Without it,
     /// each frame walked the whole path, and a chain of n levels cost O(n²).
-    private let pathFilter: UInt64
+    @exclusivity(unchecked)
+    private var pathFilter: UInt64
 
     private init(definition: AnyDefinition, parent: AsyncFrame?) {
-        self.definition = definition
+        self.definitionReference = Unmanaged.passRetained(definition)
         self.parentReference = parent.map { Unmanaged.passRetained($0) }
         self.outermostReference = parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }
         self.depth = (parent?.depth ?? 0) + 1
         self.pathFilter = (parent?.pathFilter ?? 0) | Self.filterBit(definition)
+    }
+
+    /// A frame for `definition` below `parent`: one from this thread's pool,
+    /// else a new one.
+    private static func make(definition: AnyDefinition, parent: consuming AsyncFrame?) -> AsyncFrame {
+        guard let pooled = AsyncFramePool.take() else {
+            return AsyncFrame(definition: definition, parent: parent)
+        }
+        pooled.reuse(definition: definition, parent: parent)
+        return pooled
+    }
+
+    /// Sets up a pooled frame as `init` sets up a new one. Its resolution
+    /// and `ended` flag were cleared by `recycle`. Takes `parent` owned, as
+    /// `init` does, so that its reference becomes the frame's without a
+    /// retain and a release.
+    private func reuse(definition: AnyDefinition, parent: consuming AsyncFrame?) {
+        definitionReference = Unmanaged.passRetained(definition)
+        parentReference = parent.map { Unmanaged.passRetained($0) }
+        outermostReference = parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }
+        depth = (parent?.depth ?? 0) + 1
+        pathFilter = (parent?.pathFilter ?? 0) | Self.filterBit(definition)
+    }
+
+    /// Gives `frame` to this thread's pool once its registration is built,
+    /// if nothing else holds it: not a resolver a factory kept, a child
+    /// frame, a claim or a queued callback. What it held is released first,
+    /// so a pooled frame keeps nothing alive. Saves the allocation and the
+    /// freeing of a frame at every level of an async resolve.
+    @usableFromInline
+    static func recycle(_ frame: consuming AsyncFrame) {
+        var frame = frame
+        guard isKnownUniquelyReferenced(&frame) else {
+            return
+        }
+        frame.releaseHeld()
+        AsyncFramePool.give(frame)
+    }
+
+    /// Releases what the frame holds; leaves it as a new frame's state.
+    private func releaseHeld() {
+        if let resolution = Self.resolution(at: lazyResolution.exchange(0, ordering: .acquiring)) {
+            Unmanaged.passUnretained(resolution).release()
+        }
+        ended.store(false, ordering: .relaxed)
+        parentReference?.release()
+        parentReference = nil
+        outermostReference = nil
+        definitionReference?.release()
+        definitionReference = nil
+    }
+
+    /// The registration this frame builds.
+    var definition: AnyDefinition {
+        definitionReference.unsafelyUnwrapped.takeUnretainedValue()
     }
 
     /// `definition`'s bit in `pathFilter`: one of 64, by its dense index, so
@@ -100,6 +171,7 @@ final class AsyncFrame: Sendable {
             Unmanaged.passUnretained(resolution).release()
         }
         parentReference?.release()
+        definitionReference?.release()
     }
 
     private static func resolution(at address: UInt) -> AsyncResolution? {
@@ -159,14 +231,14 @@ final class AsyncFrame: Sendable {
     @usableFromInline
     static func enter(_ definition: AnyDefinition, parent: AsyncFrame?) throws(ResolutionError) -> AsyncFrame {
         guard let parent = parent?.unlessEnded else {
-            return AsyncFrame(definition: definition, parent: nil)
+            return make(definition: definition, parent: nil)
         }
         let occurrences = parent.pathFilter & filterBit(definition) == 0 ? 0 : parent.occurrences(of: definition)
         if (occurrences > 0 && !definition.takesArguments) || occurrences >= ResolutionContext.maximumRecursion
             || parent.depth >= ResolutionContext.maximumDepth {
             throw definition.error(.cycle, path: parent.pathText + [definition.stepText])
         }
-        return AsyncFrame(definition: definition, parent: parent)
+        return make(definition: definition, parent: parent)
     }
 
     /// How often `definition` is being built on the path to this frame.

@@ -56,6 +56,9 @@ final class ResolutionContext {
     /// `.graph` instances of the current object graph.
     @usableFromInline
     let graph = GraphInstances()
+    /// Spare frames for this thread's async resolves.
+    @exclusivity(unchecked)
+    var framePool = AsyncFramePool()
     /// `onResolved` callbacks waiting for the outermost resolve to finish.
     @exclusivity(unchecked)
     private var pending: [PendingHook] = []

@@ -1,0 +1,51 @@
+/// Each thread's spare `AsyncFrame`s: frames whose registration was built
+/// while nothing else held them (`AsyncFrame.recycle`), handed out again by
+/// the next async resolve on the thread instead of allocating. Frames move
+/// between threads with their tasks; each pool keeps at most `capacity`,
+/// and frees the rest as they come.
+///
+/// Kept in the thread's `ResolutionContext` and touched only by its thread,
+/// between two suspension points (taking or giving a frame never awaits),
+/// so it needs no lock. Its frames are freed with the context, when the
+/// thread exits.
+struct AsyncFramePool: ~Copyable {
+    /// Frames beyond these are freed: enough for the deepest async resolves
+    /// a thread usually has in flight at once.
+    static let capacity = 16
+
+    /// `frames[0..<count]` are initialised: the pool owns those references.
+    private let frames = UnsafeMutablePointer<AsyncFrame>.allocate(capacity: capacity)
+    private var count = 0
+
+    init() {}
+
+    deinit {
+        frames.deinitialize(count: count)
+        frames.deallocate()
+    }
+
+    /// A frame from this thread's pool, if it has one.
+    static func take() -> AsyncFrame? {
+        ResolutionContext.currentUnretained._withUnsafeGuaranteedRef { $0.framePool.pop() }
+    }
+
+    /// Keeps `frame`, which nothing else holds, in this thread's pool, or
+    /// lets it be freed if the pool is full.
+    static func give(_ frame: consuming AsyncFrame) {
+        var handed: AsyncFrame? = frame
+        ResolutionContext.currentUnretained._withUnsafeGuaranteedRef { $0.framePool.push(handed.take().unsafelyUnwrapped) }
+    }
+
+    private mutating func pop() -> AsyncFrame? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return (frames + count).move()
+    }
+
+    /// Takes `frame`'s reference over (moved in, not retained).
+    private mutating func push(_ frame: consuming AsyncFrame) {
+        guard count < Self.capacity else { return }
+        (frames + count).initialize(to: frame)
+        count += 1
+    }
+}

@@ -1,0 +1,121 @@
+import Testing
+@testable import Syringe
+
+/// Async resolves reuse the frames of registrations already built
+/// (`AsyncFramePool`): only a frame nothing else holds goes back, it keeps
+/// nothing alive while pooled, and a frame taken again is a new frame.
+///
+/// The pool is the running thread's, so these tests make and recycle frames
+/// synchronously, on one thread, without suspending in between.
+@Suite("Async frames reused")
+struct AsyncFramePoolTests {
+    /// Empties this thread's pool; returns how many frames it held.
+    @discardableResult
+    private static func drain() -> Int {
+        var count = 0
+        while AsyncFramePool.take() != nil {
+            count += 1
+        }
+        return count
+    }
+
+    @Test("a frame nothing else holds goes back to its thread's pool and is the next frame made there")
+    func recycledAndReused() throws {
+        Self.drain()
+        let c = Container()
+        let outer = c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
+        let inner = c.register(type: Dog.self, in: .new) { _ in Dog() }
+        let frame = try AsyncFrame.enter(outer.definition, parent: nil)
+        let address = ObjectIdentifier(frame)
+        AsyncFrame.recycle(consume frame)
+
+        let parent = try AsyncFrame.enter(outer.definition, parent: nil)
+        #expect(ObjectIdentifier(parent) == address, "the pooled frame was not reused")
+        #expect(!parent.isNested && parent.depth == 1 && parent.definition === outer.definition)
+        let child = try AsyncFrame.enter(inner.definition, parent: parent)
+        #expect(child.isNested && child.depth == 2)
+        #expect(child.pathText == ["Tracked", "Dog"])
+        // A cycle is still seen through a reused frame.
+        #expect(throws: ResolutionError.self) { try AsyncFrame.enter(outer.definition, parent: child) }
+        Self.drain()
+    }
+
+    @Test("a frame something else holds (a kept resolver, a child frame) is not pooled")
+    func heldFrameNotPooled() throws {
+        Self.drain()
+        let c = Container()
+        let outer = c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
+        let inner = c.register(type: Dog.self, in: .new) { _ in Dog() }
+        let parent = try AsyncFrame.enter(outer.definition, parent: nil)
+        let kept = Resolver(container: c, frame: parent)
+        AsyncFrame.recycle(consume parent)
+        #expect(Self.drain() == 0, "a frame a resolver holds was pooled")
+
+        let child = try AsyncFrame.enter(inner.definition, parent: kept.frame)
+        AsyncFrame.recycle(kept.frame!)
+        #expect(Self.drain() == 0, "a frame its child holds was pooled")
+        AsyncFrame.recycle(consume child)
+        #expect(Self.drain() == 1, "the child, which nothing else held, was not pooled")
+        #expect(kept.frame!.depth == 1)
+    }
+
+    @Test("a pooled frame keeps nothing alive: its registration and its resolve's graph are freed")
+    func pooledFrameHoldsNothing() throws {
+        Self.drain()
+        let counter = Counter()
+        weak var registration: AnyDefinition?
+        do {
+            let c = Container()
+            let graph = c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+            registration = graph.definition
+            var frame: AsyncFrame? = try AsyncFrame.enter(graph.definition, parent: nil)
+            // The resolve's graph keeps an instance until the frame lets it go.
+            _ = frame!.resolution.storeGraphInstance(Tracked(counter), of: graph.definition)
+            AsyncFrame.recycle(frame.take()!)
+            #expect(Self.drain() == 1)
+        }
+        #expect(counter.alive == 0, "the recycled frame kept its graph's instance")
+        #expect(afterReclamation { registration == nil }, "the recycled frame kept its registration")
+    }
+
+    @Test("a thread's pool keeps at most its capacity")
+    func bounded() throws {
+        Self.drain()
+        let c = Container()
+        let outer = c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
+        for _ in 0..<(AsyncFramePool.capacity + 4) {
+            AsyncFrame.recycle(try AsyncFrame.enter(outer.definition, parent: nil))
+        }
+        #expect(Self.drain() == 1, "each frame recycled right away is the next one made")
+        var made: [AsyncFrame] = []
+        for _ in 0..<(AsyncFramePool.capacity + 4) {
+            made.append(try AsyncFrame.enter(outer.definition, parent: nil))
+        }
+        while let frame = made.popLast() {
+            AsyncFrame.recycle(frame)
+        }
+        #expect(Self.drain() == AsyncFramePool.capacity)
+    }
+
+    @Test("async chains resolved over and over through reused frames build the right graph, and a cycle is still a cycle")
+    func asyncChainsThroughReusedFrames() async throws {
+        let c = Container()
+        c.register(type: Dog.self, in: .new) { (_: Resolver) async in Dog() }
+        c.register(type: Pair<Dog>.self, in: .new) { (r: Resolver) async throws in
+            Pair(first: try await r.resolve(), second: try await r.resolve())
+        }
+        c.register(type: Connection.self) { (r: Resolver) async throws in
+            _ = try await r.resolve(type: Repository.self)
+            return await Connection(Counter())
+        }
+        c.register(type: Repository.self, in: .new) { (r: Resolver) async throws in
+            Repository(connection: try await r.resolve(), counter: Counter())
+        }
+        for _ in 0..<50 {
+            let pair = try await c.resolveAsync(type: Pair<Dog>.self)
+            #expect(pair.first !== pair.second)
+            let error = try #require(await expectAsyncResolutionError(.cycle) { try await c.resolveAsync(type: Repository.self) })
+            #expect(error.path == ["Repository", "Connection", "Repository"])
+        }
+    }
+}
