@@ -26,14 +26,19 @@ struct AsyncFramePool: ~Copyable {
 
     /// A frame from this thread's pool, if it has one.
     static func take() -> AsyncFrame? {
-        ResolutionContext.currentUnretained._withUnsafeGuaranteedRef { $0.framePool.pop() }
+        current.pointee.pop()
     }
 
     /// Keeps `frame`, which nothing else holds, in this thread's pool, or
     /// lets it be freed if the pool is full.
     static func give(_ frame: consuming AsyncFrame) {
-        var handed: AsyncFrame? = frame
-        ResolutionContext.currentUnretained._withUnsafeGuaranteedRef { $0.framePool.push(handed.take().unsafelyUnwrapped) }
+        current.pointee.push(frame)
+    }
+
+    /// This thread's pool. Through a pointer rather than a closure over the
+    /// context, so that a frame moves in and out without a retain.
+    private static var current: UnsafeMutablePointer<AsyncFramePool> {
+        ResolutionContext.currentUnretained._withUnsafeGuaranteedRef { $0.framePool }
     }
 
     private mutating func pop() -> AsyncFrame? {

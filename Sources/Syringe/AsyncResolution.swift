@@ -104,12 +104,12 @@ final class AsyncFrame: @unchecked Sendable {
     /// freeing of a frame at every level of an async resolve.
     @usableFromInline
     static func recycle(_ frame: consuming AsyncFrame) {
-        var frame = frame
+        var frame = consume frame
         guard isKnownUniquelyReferenced(&frame) else {
             return
         }
         frame.releaseHeld()
-        AsyncFramePool.give(frame)
+        AsyncFramePool.give(consume frame)
     }
 
     /// Releases what the frame holds; leaves it as a new frame's state.

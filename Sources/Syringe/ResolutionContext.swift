@@ -57,8 +57,11 @@ final class ResolutionContext {
     @usableFromInline
     let graph = GraphInstances()
     /// Spare frames for this thread's async resolves.
-    @exclusivity(unchecked)
-    var framePool = AsyncFramePool()
+    let framePool: UnsafeMutablePointer<AsyncFramePool> = {
+        let pool = UnsafeMutablePointer<AsyncFramePool>.allocate(capacity: 1)
+        pool.initialize(to: AsyncFramePool())
+        return pool
+    }()
     /// `onResolved` callbacks waiting for the outermost resolve to finish.
     @exclusivity(unchecked)
     private var pending: [PendingHook] = []
@@ -89,6 +92,8 @@ final class ResolutionContext {
     }()
 
     deinit {
+        framePool.deinitialize(count: 1)
+        framePool.deallocate()
         frames.deallocate()
         building.deallocate()
         DenseIndices.definitions.giveBack(UnsafeBufferPointer(start: spareIndices, count: spareIndexCount))
