@@ -14,8 +14,9 @@
 //                     resolve the .scoped unit of work, close      10 000 per 1 000 requests
 //                                                                  (#12's goal is 4 000)
 //   AsyncSharedResolve  resolveAsync of an existing async .shared  0  (nothing at all)
-//   AsyncNewChain5    A2: the chain with async factories           10 000 (the five instances
-//                                                                  and one frame per level)
+//   AsyncNewChain5    A2: the chain with async factories           5 000 (the five instances;
+//                                                                  frames come from the thread's
+//                                                                  pool, AsyncFramePool)
 //
 // Every count is exact but AsyncNewChain5's and ScopeRequest's, which may be
 // up to 500 over or under. AsyncNewChain5's factories are `@Sendable` async
@@ -206,6 +207,8 @@ let benchmarks: @Sendable () -> Void = {
         container.register(type: C.self, in: .new) { (r: Resolver) async throws in C(d: try await r.resolve()) }
         container.register(type: B.self, in: .new) { (r: Resolver) async throws in B(c: try await r.resolve()) }
         container.register(type: A.self, in: .new) { (r: Resolver) async throws in A(b: try await r.resolve()) }
+        // Fills this thread's frame pool, so that the resolves measured
+        // take their frames from it.
         blackHole(try await container.resolveAsync(type: A.self))
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

@@ -2,7 +2,7 @@ import Swinject
 import Syringe
 import SyringeOnDictionary
 
-// MARK: A1, A2 — async resolution
+// MARK: A1–A3 — async resolution
 
 /// A1's container: an async `.shared` registration whose instance exists.
 func asyncSharedApp() -> Syringe.Container {
@@ -40,6 +40,55 @@ func asyncChainApp(frozen: Bool) -> SyringeOnDictionary.Container {
     return container
 }
 
+/// A node of A3's chain: the node below it and the first.
+final class AsyncGraphNode: Sendable {
+    let below: AsyncGraphNode?
+    let first: AsyncGraphNode?
+    init(below: AsyncGraphNode?, first: AsyncGraphNode?) {
+        self.below = below
+        self.first = first
+    }
+}
+
+/// The levels of A3's chain.
+let asyncGraphLevels = 100
+/// A3's registration names, made once: "0" … "99".
+let asyncGraphNames = (0..<asyncGraphLevels).map(String.init)
+
+/// A3's container: `asyncGraphLevels` named async `.graph` registrations of
+/// one type, each asking for the one below it and for the first, which every
+/// level shares within one resolve.
+func asyncGraphApp() -> Syringe.Container {
+    let container = Syringe.Container()
+    container.register(type: AsyncGraphNode.self, name: asyncGraphNames[0], in: .graph) { (_: Syringe.Resolver) async in
+        AsyncGraphNode(below: nil, first: nil)
+    }
+    for level in 1..<asyncGraphLevels {
+        let below = asyncGraphNames[level - 1]
+        container.register(type: AsyncGraphNode.self, name: asyncGraphNames[level], in: .graph) { (r: Syringe.Resolver) async throws in
+            AsyncGraphNode(below: try await r.resolve(type: AsyncGraphNode.self, name: below),
+                           first: try await r.resolve(type: AsyncGraphNode.self, name: asyncGraphNames[0]))
+        }
+    }
+    return container
+}
+
+func asyncGraphApp(frozen: Bool) -> SyringeOnDictionary.Container {
+    let container = SyringeOnDictionary.Container()
+    container.register(type: AsyncGraphNode.self, name: asyncGraphNames[0], in: .graph) { (_: SyringeOnDictionary.Resolver) async in
+        AsyncGraphNode(below: nil, first: nil)
+    }
+    for level in 1..<asyncGraphLevels {
+        let below = asyncGraphNames[level - 1]
+        container.register(type: AsyncGraphNode.self, name: asyncGraphNames[level], in: .graph) { (r: SyringeOnDictionary.Resolver) async throws in
+            AsyncGraphNode(below: try await r.resolve(type: AsyncGraphNode.self, name: below),
+                           first: try await r.resolve(type: AsyncGraphNode.self, name: asyncGraphNames[0]))
+        }
+    }
+    if frozen { container.freeze() }
+    return container
+}
+
 extension Runner {
     /// A1: `resolveAsync` of an async `.shared` registration whose instance
     /// exists. Swinject has no async resolution.
@@ -73,6 +122,22 @@ extension Runner {
             return nil
         }
     }
+
+    /// A3: the root of `asyncGraphApp()`'s chain, resolved with
+    /// `resolveAsync`: 100 objects and 199 edges per op.
+    func a3(_ contender: Contender) async -> Sample? {
+        let ops = Swift.max(method.opsPerRep / 1_500, 20)
+        switch contender {
+        case .syringe:
+            let container = asyncGraphApp()
+            return await measureAsync(ops: ops, repetitions: method.repetitions) { await loopA3(container, $0) }
+        case .swiftLocked, .swiftFrozen:
+            let container = asyncGraphApp(frozen: contender == .swiftFrozen)
+            return await measureAsync(ops: ops, repetitions: method.repetitions) { await loopA3(container, $0) }
+        case .byHand, .swinject, .syringeSwinject:
+            return nil
+        }
+    }
 }
 
 @inline(never)
@@ -93,4 +158,16 @@ func loopA2(_ container: Syringe.Container, _ n: Int) async {
 @inline(never)
 func loopA2(_ container: SyringeOnDictionary.Container, _ n: Int) async {
     for _ in 0..<n { blackHole(try! await container.resolveAsync(type: A.self)) }
+}
+
+@inline(never)
+func loopA3(_ container: Syringe.Container, _ n: Int) async {
+    let top = asyncGraphNames[asyncGraphLevels - 1]
+    for _ in 0..<n { blackHole(try! await container.resolveAsync(type: AsyncGraphNode.self, name: top)) }
+}
+
+@inline(never)
+func loopA3(_ container: SyringeOnDictionary.Container, _ n: Int) async {
+    let top = asyncGraphNames[asyncGraphLevels - 1]
+    for _ in 0..<n { blackHole(try! await container.resolveAsync(type: AsyncGraphNode.self, name: top)) }
 }

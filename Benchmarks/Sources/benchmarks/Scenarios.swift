@@ -97,6 +97,7 @@ let scenarios: [Scenario] = [
     Scenario(id: "SC2", title: ".scoped resolve (instance exists in the scope)", unit: .nsPerOp, target: nil),
     Scenario(id: "A1", title: "async resolve, .shared async registration (instance exists)", unit: .nsPerOp, target: nil),
     Scenario(id: "A2", title: "async resolve, 5-level .new chain of async factories", unit: .nsPerOp, target: nil),
+    Scenario(id: "A3", title: "async resolve, 100-level chain of async .graph factories", unit: .nsPerOp, target: nil),
     Scenario(id: "W1", title: "Swinject API: .transient resolve behind a protocol", unit: .nsPerOp, target: nil),
     Scenario(id: "W2", title: "Swinject API: .container resolve (instance exists)", unit: .nsPerOp, target: nil),
     Scenario(id: "W3", title: "Swinject API: named .transient resolve among 3 names", unit: .nsPerOp, target: nil),

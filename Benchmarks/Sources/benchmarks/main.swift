@@ -20,7 +20,7 @@ func printError(_ text: String) {
 let usage = """
     USAGE: benchmarks [--filter <substring>] [--json] [--contender <name>]... [--reps <n>] [--ops <n>] [--graph-ops <n>]
 
-      --filter <substring>  only the scenario with that id (S1…S7, G1…G3, SC1, SC2, A1, A2, W1…W6, R, M), or else those whose
+      --filter <substring>  only the scenario with that id (S1…S7, G1…G3, SC1, SC2, A1…A3, W1…W6, R, M), or else those whose
                             id begins with it (--filter W: W1…W6), or else those whose id or title contains it
                             (case-insensitive), e.g. --filter S2, --filter W, --filter shared
       --json                machine-readable output on stdout (progress still goes to stderr)
@@ -162,13 +162,14 @@ func measureCell(_ index: Int, _ contender: Contender, with runner: Runner) -> [
     return sample.map { [index: $0] } ?? [:]
 }
 
-/// `measureCell` for the async scenarios, SC1, A1 and A2.
+/// `measureCell` for the async scenarios, SC1 and A1–A3.
 func measureAsyncCell(_ index: Int, _ contender: Contender, with runner: Runner) async -> [Int: Sample] {
     let sample: Sample?
     switch scenarios[index].id {
     case "SC1": sample = await runner.sc1(contender)
     case "A1": sample = await runner.a1(contender)
     case "A2": sample = await runner.a2(contender)
+    case "A3": sample = await runner.a3(contender)
     default: fatalError("\(scenarios[index].id) is not an async scenario")
     }
     return sample.map { [index: $0] } ?? [:]
@@ -183,7 +184,7 @@ for index in selected {
     for round in 1...rounds {
         runner.progress("\(scenario.id) round \(round)/\(rounds)…\n")
         for contender in contenders {
-            let cells = ["SC1", "A1", "A2"].contains(scenario.id)
+            let cells = ["SC1", "A1", "A2", "A3"].contains(scenario.id)
                 ? await measureAsyncCell(index, contender, with: cellRunner)
                 : measureCell(index, contender, with: cellRunner)
             for (row, sample) in cells {
@@ -440,7 +441,9 @@ print("    a .shared dependency, await close(); a tenth of the ops. Swinject has
 print("    request with the value and the unit of work (.container) registered in it, nothing to close. SC2: the unit of")
 print("    work, already made in the scope, resolved again (Swinject: from the child container).")
 print("  • A1, A2: resolveAsync from an async loop; A1 an async .shared registration whose instance exists, A2 S5's chain")
-print("    with every factory async (a fifth of the ops). Swinject has no async resolution: no cells.")
+print("    with every factory async (a fifth of the ops), A3 a 100-level chain of named async .graph registrations, each")
+print("    asking for the one below it and for the first (1/1 500 of the ops; 100 objects per op). Swinject has no async")
+print("    resolution: no cells.")
 print("  • W1–W6: one source written against Swinject's API (Sources/SwinjectShapes), compiled once against Swinject")
 print("    (its column) and once against SyringeSwinject (the same files, SYRINGE_SWINJECT defined); the Syringe column")
 print("    is the same shape on Syringe's own API: S1–S5's workloads (.new for .transient, .shared for .container) and G1's.")
