@@ -108,6 +108,10 @@ final class AsyncFrame: @unchecked Sendable {
         guard isKnownUniquelyReferenced(&frame) else {
             return
         }
+        // The last other reference may have been dropped just now on another
+        // thread (a resolver a task kept): its reads of the frame happen
+        // before the writes below. (A compiler barrier on x86-64.)
+        atomicMemoryFence(ordering: .acquiring)
         frame.releaseHeld()
         AsyncFramePool.give(consume frame)
     }

@@ -89,5 +89,75 @@ extension StressTests {
             #expect(afterReclamation { counter.alive == 0 }, "\(counter.alive) of \(counter.created) alive")
             #expect(counter.created == containers * tasks * 2)
         }
+
+        final class Keeper: Sendable {
+            let node: Node
+            init(node: Node) { self.node = node }
+        }
+
+        final class Root: Sendable {
+            let keeper: Keeper
+            let node: Node
+            init(keeper: Keeper, node: Node) {
+                self.keeper = keeper
+                self.node = node
+            }
+        }
+
+        @Test("frames reused across threads while tasks keep resolvers: every resolve right, no false cycle, none left alive")
+        func framesReusedWhileResolversKept() async throws {
+            let counter = Counter()
+            let failures = StressFailures()
+            let kept = Locked<[Task<Void, Never>]>([])
+            let app = Container()
+            app.register(type: Node.self, in: .new) { _ async in
+                await Task.yield()
+                return Node(counter)
+            }
+            // Each keeper hands its resolver to a task that resolves through
+            // it after the resolve that made the keeper has returned and its
+            // frames may have been reused by other resolves on its thread.
+            app.register(type: Keeper.self, in: .new) { (r: Resolver) async throws in
+                let keeper = Keeper(node: try await r.resolve())
+                let task = Task {
+                    await Task.yield()
+                    do {
+                        let first: Node = try await r.resolve()
+                        let second: Node = try await r.resolve()
+                        if first === second { failures.record("two .new resolves through a kept resolver gave one instance") }
+                    } catch {
+                        failures.record("a kept resolver failed: \(error)")
+                    }
+                }
+                kept.withLock { $0.append(task) }
+                return keeper
+            }
+            app.register(type: Root.self, in: .new) { (r: Resolver) async throws in
+                async let keeper: Keeper = r.resolve()
+                let node: Node = try await r.resolve()
+                return Root(keeper: try await keeper, node: node)
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        for _ in 0..<300 {
+                            do {
+                                let root = try await app.resolveAsync(type: Root.self)
+                                if root.node === root.keeper.node { failures.record("one .new instance for two resolves") }
+                            } catch {
+                                failures.record("unexpected \(error)")
+                            }
+                        }
+                    }
+                }
+            }
+            for task in kept.withLock({ $0 }) {
+                await task.value
+            }
+            kept.withLock { $0.removeAll() }
+            #expect(failures.count == 0, "\(failures.summary)")
+            #expect(counter.created == 8 * 300 * 4)
+            #expect(afterReclamation { counter.alive == 0 }, "\(counter.alive) of \(counter.created) alive")
+        }
     }
 }
