@@ -20,17 +20,17 @@ import Synchronization
 @usableFromInline
 final class AsyncFrame: @unchecked Sendable {
     // @unchecked, and exclusivity unchecked at run time: the `var`s below
-    // are written only while the frame is unshared, when it is made or taken
-    // from a pool (`reuse`), and when it goes back to one (`recycle`, only if
-    // nothing else holds it). In between they are read-only, however many
+    // are written only while the frame is unshared: when it is set up (new
+    // or from a pool, `setUp`), and when it goes back to a pool (`recycle`,
+    // only if nothing else holds it). In between they are read-only, however many
     // tasks and resolvers see the frame, so no two accesses can conflict.
     // (The dynamic checks cost each frame about 250 instructions.)
 
     /// The registration this frame builds, retained (released by `recycle`
-    /// or `deinit`); nil only while pooled: a pooled frame keeps no
-    /// registration alive.
+    /// or `deinit`); nil only while unused or pooled: a pooled frame keeps
+    /// no registration alive.
     @exclusivity(unchecked)
-    private var definitionReference: Unmanaged<AnyDefinition>?
+    private var definitionReference: Unmanaged<AnyDefinition>? = nil
     /// The frame whose factory asked for this one, retained (released by
     /// `recycle` or `deinit`); nil for the outermost.
     ///
@@ -40,14 +40,14 @@ final class AsyncFrame: @unchecked Sendable {
     /// since the child holds it.
     @usableFromInline
     @exclusivity(unchecked)
-    private(set) var parentReference: Unmanaged<AsyncFrame>?
+    private(set) var parentReference: Unmanaged<AsyncFrame>? = nil
     /// The outermost frame, which holds the resolution; nil for that frame.
     /// Not retained: the chain of parents, each held by its child, keeps it
     /// alive as long as this frame. (A strong reference cost every frame an
     /// atomic retain and release; walking to the outermost instead made each
     /// `.graph` edge of an async graph cost the depth of the graph.)
     @exclusivity(unchecked)
-    private var outermostReference: Unmanaged<AsyncFrame>?
+    private var outermostReference: Unmanaged<AsyncFrame>? = nil
     /// The outermost frame's resolution, made on first use: a resolve without
     /// `.graph` instances or callbacks (a `.new` chain) never needs one.
     /// Held as the address of a retained `AsyncResolution` (0 until made),
@@ -59,37 +59,29 @@ final class AsyncFrame: @unchecked Sendable {
     private let ended = Atomic<Bool>(false)
     /// Frames from the outermost to this one.
     @exclusivity(unchecked)
-    private(set) var depth: Int
+    private(set) var depth = 0
     /// A bit per registration on the path to this frame, this one's
     /// included (`filterBit`): a registration whose bit is clear is not on
     /// the path, so `enter` needs no walk to rule out a cycle. Without it,
     /// each frame walked the whole path, and a chain of n levels cost O(n²).
     @exclusivity(unchecked)
-    private var pathFilter: UInt64
+    private var pathFilter: UInt64 = 0
 
-    private init(definition: AnyDefinition, parent: AsyncFrame?) {
-        self.definitionReference = Unmanaged.passRetained(definition)
-        self.parentReference = parent.map { Unmanaged.passRetained($0) }
-        self.outermostReference = parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }
-        self.depth = (parent?.depth ?? 0) + 1
-        self.pathFilter = (parent?.pathFilter ?? 0) | Self.filterBit(definition)
-    }
+    /// A frame as its pool keeps it: nothing held. `make` sets it up.
+    private init() {}
 
     /// A frame for `definition` below `parent`: one from this thread's pool,
-    /// else a new one.
+    /// else a new one, set up alike.
     private static func make(definition: AnyDefinition, parent: consuming AsyncFrame?) -> AsyncFrame {
-        guard let pooled = AsyncFramePool.take() else {
-            return AsyncFrame(definition: definition, parent: parent)
-        }
-        pooled.reuse(definition: definition, parent: parent)
-        return pooled
+        let frame = AsyncFramePool.take() ?? AsyncFrame()
+        frame.setUp(definition: definition, parent: parent)
+        return frame
     }
 
-    /// Sets up a pooled frame as `init` sets up a new one. Its resolution
-    /// and `ended` flag were cleared by `recycle`. Takes `parent` owned, as
-    /// `init` does, so that its reference becomes the frame's without a
-    /// retain and a release.
-    private func reuse(definition: AnyDefinition, parent: consuming AsyncFrame?) {
+    /// Makes an unheld frame (new, or cleared by `recycle`) the frame of
+    /// `definition` below `parent`. Takes `parent` owned, so that its
+    /// reference becomes the frame's without a retain and a release.
+    private func setUp(definition: AnyDefinition, parent: consuming AsyncFrame?) {
         definitionReference = Unmanaged.passRetained(definition)
         parentReference = parent.map { Unmanaged.passRetained($0) }
         outermostReference = parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }
@@ -116,7 +108,7 @@ final class AsyncFrame: @unchecked Sendable {
         AsyncFramePool.give(consume frame)
     }
 
-    /// Releases what the frame holds; leaves it as a new frame's state.
+    /// Releases what the frame holds, back to `init()`'s state.
     private func releaseHeld() {
         if let resolution = Self.resolution(at: lazyResolution.exchange(0, ordering: .acquiring)) {
             Unmanaged.passUnretained(resolution).release()
@@ -399,7 +391,7 @@ final class AsyncResolution: @unchecked Sendable {
     enum GraphClaim {
         /// The instance exists: its box.
         case built(AnyObject)
-        /// The caller builds it, then calls `release`.
+        /// The caller builds it, then calls `storeAndRelease`.
         case claimed
         /// Another task builds it: wait through `AsyncClaims`, keyed by the slot.
         case contended
