@@ -60,7 +60,7 @@ extension Container {
     /// `holder` is `self` or one of its ancestors (see `AsyncStart`).
     @inlinable
     @inline(__always)
-    nonisolated(nonsending) func produceAsync<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func produceAsync<T>(_ definition: consuming Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         if syr_observed() {
             return try await produceAsyncObserved(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
         }
@@ -71,7 +71,7 @@ extension Container {
     /// lookups inlined into their callers (`resolveIfRegisteredAsync`).
     @inlinable
     @inline(never)
-    nonisolated(nonsending) func produceAsyncOutOfLine<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func produceAsyncOutOfLine<T>(_ definition: consuming Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         try await produceAsync(definition, holder: holder, arguments: arguments, parent: parent)
     }
 
@@ -80,21 +80,29 @@ extension Container {
     /// Dispatches from here, specialised, rather than from the unspecialised
     /// `produceAsyncSlowly`: there each call, and each value of type `T`
     /// it kept, took memory from the task's allocator.
+    ///
+    /// Takes `definition` owned: the reference the lookup took (`startAsync`)
+    /// becomes the new frame's, rather than the frame retaining it again.
     @inlinable
     @inline(__always)
-    nonisolated(nonsending) func produceAsyncUnobserved<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func produceAsyncUnobserved<T>(_ definition: consuming Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         guard definition.isAsync else {
             return try produceBridged(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
         }
         switch definition.kind {
         case .new where !isClosedNow:
-            let frame = try AsyncFrame.enter(definition, parent: parent)
-            let instance = frame.isNested
-                ? try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+            // The new frame moves into its factory's resolver, which keeps
+            // the one reference to it, and back out to its pool afterwards:
+            // a retain and a release less per level than a resolver made
+            // from a frame held here as well.
+            // From here on, the frame holds the definition.
+            let resolver = Resolver(container: self, frame: try AsyncFrame.enter(consume definition, parent: parent))
+            let instance = resolver.frame.unsafelyUnwrapped.isNested
+                ? try await constructAsync(T.self, resolver: resolver, arguments: arguments)
                 // The outermost frame: no parent, or the resolve `parent`
                 // was part of has ended.
-                : try await constructOutermostAsync(definition, arguments: arguments, frame: frame)
-            AsyncFrame.recycle(consume frame)
+                : try await constructOutermostAsync(T.self, arguments: arguments, resolver: resolver)
+            AsyncFrame.recycle(consume resolver)
             return instance
         case .shared, .scoped, .scopeLocal:
             return try await produceSharedAsync(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value
@@ -128,15 +136,15 @@ extension Container {
     /// longer be inlined itself, a frame more at every nested level.
     @inlinable
     @inline(never)
-    nonisolated(nonsending) func constructOutermostAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func constructOutermostAsync<T>(_ type: T.Type, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> T {
         let instance: T
         do throws(ResolutionError) {
-            instance = try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+            instance = try await constructAsync(T.self, resolver: resolver, arguments: arguments)
         } catch {
-            frame.abandonOutermost()
+            resolver.frame.unsafelyUnwrapped.abandonOutermost()
             throw error
         }
-        try frame.finishOutermost()
+        try resolver.frame.unsafelyUnwrapped.finishOutermost()
         return instance
     }
 
@@ -152,7 +160,7 @@ extension Container {
         switch definition.kind {
         case .new:
             return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
-                try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+                try await constructAsync(T.self, resolver: Resolver(container: self, frame: frame), arguments: arguments)
             }
         case .shared, .scoped, .scopeLocal:
             return try await produceSharedAsync(definition, holder: holder, arguments: arguments, parent: parent).value
@@ -218,29 +226,56 @@ extension Container {
         return instance
     }
 
-    /// The factory of `definition`, in `frame`, and its hooks: `onResolved`
-    /// callbacks queued for the end of the resolve, and a `.new` or `.graph`
-    /// instance with disposers handed to the nearest scope.
+    /// The factory of the registration `resolver`'s frame builds, and its
+    /// hooks: `onResolved` callbacks queued for the end of the resolve, and
+    /// a `.new` or `.graph` instance with disposers handed to the nearest
+    /// scope.
+    ///
+    /// The registration is read from the frame, which holds it, each time
+    /// it is needed, rather than kept here: kept across the factory's
+    /// suspension, it would cost a retain and a release.
     @inlinable
     @inline(__always)
-    nonisolated(nonsending) func constructAsync<T>(_ definition: Definition<T>, resolvingFrom container: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
-        let resolver = Resolver(container: container, frame: frame)
-        let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+    nonisolated(nonsending) func constructAsync<T>(_ type: T.Type, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
+        let instance = try await callFramesFactory(T.self, resolver: resolver, arguments: arguments)
         if syr_observed() {
             Container.markObservedCreation()
         }
-        if let hooks = definition.hooksInSection() {
-            try applyHooks(hooks, to: instance, of: definition, resolver: resolver, frame: frame)
+        if let hooks = resolver.frame.unsafelyUnwrapped.hooks(of: T.self) {
+            try applyHooks(hooks, to: instance, resolver: resolver)
         }
         return instance
     }
 
     /// A new `.new` or `.graph` instance's hooks, out of line.
     @usableFromInline
-    func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) {
+    func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, resolver: Resolver) throws(ResolutionError) {
+        let frame = resolver.frame.unsafelyUnwrapped
+        let definition = unsafeDowncast(frame.definition, to: Definition<T>.self)
         frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
         if hooks.hasDisposers, let failure = trackForDisposal(instance, of: definition, path: frame.pathText) {
             throw failure
+        }
+    }
+
+    /// Calls the async factory of the registration `resolver`'s frame
+    /// builds, turning what it throws into a `ResolutionError`.
+    ///
+    /// Each case returns the factory's result as it is, with no value of
+    /// type `T` kept here: in unspecialised code, one would take memory
+    /// from the task's allocator.
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending) func callFramesFactory<T>(_ type: T.Type, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
+        do {
+            switch resolver.frame.unsafelyUnwrapped.asyncFactory(of: T.self) {
+            case .plain(let factory):
+                return try await factory(resolver)
+            case .withArguments(let factory):
+                return try await factory(resolver, ArgumentTuple(arguments))
+            }
+        } catch {
+            throw resolver.frame.unsafelyUnwrapped.failure(error)
         }
     }
 
@@ -355,7 +390,7 @@ extension Container {
     /// Builds a `.graph` instance in its box; call holding its claim.
     @inline(__always)
     nonisolated(nonsending) private func makeGraphBox<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> AnyObject {
-        let instance = try await constructAsync(definition, resolvingFrom: self, arguments: arguments, frame: frame)
+        let instance = try await constructAsync(T.self, resolver: Resolver(container: self, frame: frame), arguments: arguments)
         // The box type from `InstanceBoxTypes`: naming `InstanceBox<T>` in
         // this unspecialised code is a runtime metadata lookup.
         return InstanceBoxTypes.boxType(for: T.self).init(instance)

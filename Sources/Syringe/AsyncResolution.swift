@@ -29,8 +29,9 @@ final class AsyncFrame: @unchecked Sendable {
     /// The registration this frame builds, retained (released by `recycle`
     /// or `deinit`); nil only while unused or pooled: a pooled frame keeps
     /// no registration alive.
+    @usableFromInline
     @exclusivity(unchecked)
-    private var definitionReference: Unmanaged<AnyDefinition>? = nil
+    private(set) var definitionReference: Unmanaged<AnyDefinition>? = nil
     /// The frame whose factory asked for this one, retained (released by
     /// `recycle` or `deinit`); nil for the outermost.
     ///
@@ -72,16 +73,16 @@ final class AsyncFrame: @unchecked Sendable {
 
     /// A frame for `definition` below `parent`: one from this thread's pool,
     /// else a new one, set up alike.
-    private static func make(definition: AnyDefinition, parent: consuming AsyncFrame?) -> AsyncFrame {
+    private static func make(definition: consuming AnyDefinition, parent: consuming AsyncFrame?) -> AsyncFrame {
         let frame = AsyncFramePool.take() ?? AsyncFrame()
         frame.setUp(definition: definition, parent: parent)
         return frame
     }
 
     /// Makes an unheld frame (new, or cleared by `recycle`) the frame of
-    /// `definition` below `parent`. Takes `parent` owned, so that its
-    /// reference becomes the frame's without a retain and a release.
-    private func setUp(definition: AnyDefinition, parent: consuming AsyncFrame?) {
+    /// `definition` below `parent`. Takes both owned, so that their
+    /// references become the frame's without a retain and a release.
+    private func setUp(definition: consuming AnyDefinition, parent: consuming AsyncFrame?) {
         definitionReference = Unmanaged.passRetained(definition)
         parentReference = parent.map { Unmanaged.passRetained($0) }
         outermostReference = parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }
@@ -108,6 +109,17 @@ final class AsyncFrame: @unchecked Sendable {
         AsyncFramePool.give(consume frame)
     }
 
+    /// `recycle` for the frame of `resolver`, a resolver made for it that
+    /// held its only reference besides any a factory kept.
+    @usableFromInline
+    static func recycle(_ resolver: consuming Resolver) {
+        let frame = resolver.frame.unsafelyUnwrapped
+        // The resolver's references go first, so that a frame held by
+        // nothing else is seen as unique.
+        _ = consume resolver
+        recycle(frame)
+    }
+
     /// Releases what the frame holds, back to `init()`'s state.
     private func releaseHeld() {
         if let resolution = Self.resolution(at: lazyResolution.exchange(0, ordering: .acquiring)) {
@@ -124,6 +136,25 @@ final class AsyncFrame: @unchecked Sendable {
     /// The registration this frame builds.
     var definition: AnyDefinition {
         definitionReference.unsafelyUnwrapped.takeUnretainedValue()
+    }
+
+    /// The async factory of the registration this frame builds, a
+    /// `Definition<T>`: read without retaining the registration, which the
+    /// frame holds.
+    @inlinable
+    func asyncFactory<T>(of type: T.Type) -> Definition<T>.AsyncFactory {
+        // Only async definitions get here, and every one has an async factory.
+        definitionReference.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: Definition<T>.self).extras.unsafelyUnwrapped.asyncFactory.unsafelyUnwrapped
+        }
+    }
+
+    /// The hooks of the registration this frame builds, a `Definition<T>`.
+    @inlinable
+    func hooks<T>(of type: T.Type) -> Hooks<T>? {
+        definitionReference.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: Definition<T>.self).hooksInSection()
+        }
     }
 
     /// `definition`'s bit in `pathFilter`: one of 64, by its dense index, so
@@ -225,7 +256,7 @@ final class AsyncFrame: @unchecked Sendable {
     /// `unlessEnded`); fails on a cycle, with the same bounds as the
     /// synchronous engine (`ResolutionContext.enterNested`).
     @usableFromInline
-    static func enter(_ definition: AnyDefinition, parent: AsyncFrame?) throws(ResolutionError) -> AsyncFrame {
+    static func enter(_ definition: consuming AnyDefinition, parent: AsyncFrame?) throws(ResolutionError) -> AsyncFrame {
         guard let parent = parent?.unlessEnded else {
             return make(definition: definition, parent: nil)
         }
@@ -309,6 +340,7 @@ final class AsyncFrame: @unchecked Sendable {
     }
 
     /// Turns what this frame's factory threw into a `ResolutionError`.
+    @usableFromInline
     func failure(_ error: any Error) -> ResolutionError {
         if let error = error as? ResolutionError {
             return error
