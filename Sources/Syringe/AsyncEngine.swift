@@ -91,11 +91,11 @@ extension Container {
         }
         switch definition.kind {
         case .new where !isClosedNow:
-            // The new frame moves into its factory's resolver, which keeps
-            // the one reference to it, and back out to its pool afterwards:
-            // a retain and a release less per level than a resolver made
-            // from a frame held here as well.
-            // From here on, the frame holds the definition.
+            // The new frame takes the lookup's reference to the definition,
+            // and moves into its factory's resolver, which keeps the one
+            // reference to it until `recycle` takes it back for its pool:
+            // two retains and releases less per level than a frame that
+            // retained both, held here besides.
             let resolver = Resolver(container: self, frame: try AsyncFrame.enter(consume definition, parent: parent))
             let instance = resolver.frame.unsafelyUnwrapped.isNested
                 ? try await constructAsync(T.self, resolver: resolver, arguments: arguments)
@@ -260,20 +260,11 @@ extension Container {
 
     /// Calls the async factory of the registration `resolver`'s frame
     /// builds, turning what it throws into a `ResolutionError`.
-    ///
-    /// Each case returns the factory's result as it is, with no value of
-    /// type `T` kept here: in unspecialised code, one would take memory
-    /// from the task's allocator.
     @inlinable
     @inline(__always)
     nonisolated(nonsending) func callFramesFactory<T>(_ type: T.Type, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
         do {
-            switch resolver.frame.unsafelyUnwrapped.asyncFactory(of: T.self) {
-            case .plain(let factory):
-                return try await factory(resolver)
-            case .withArguments(let factory):
-                return try await factory(resolver, ArgumentTuple(arguments))
-            }
+            return try await resolver.frame.unsafelyUnwrapped.asyncFactory(of: T.self).call(resolver, arguments: arguments)
         } catch {
             throw resolver.frame.unsafelyUnwrapped.failure(error)
         }
@@ -285,12 +276,7 @@ extension Container {
     nonisolated(nonsending) func callAsyncFactory<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, frame: AsyncFrame?) async throws(ResolutionError) -> T {
         do {
             // Only async definitions get here, and every one has an async factory.
-            switch definition.extras.unsafelyUnwrapped.asyncFactory.unsafelyUnwrapped {
-            case .plain(let factory):
-                return try await factory(resolver)
-            case .withArguments(let factory):
-                return try await factory(resolver, ArgumentTuple(arguments))
-            }
+            return try await definition.extras.unsafelyUnwrapped.asyncFactory.unsafelyUnwrapped.call(resolver, arguments: arguments)
         } catch {
             throw asyncFailure(error, in: definition, frame: frame)
         }

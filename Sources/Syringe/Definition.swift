@@ -198,6 +198,21 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 
         case plain(Plain)
         case withArguments(WithArguments)
+
+        /// Calls the factory with `resolver` and, if it takes them, the
+        /// arguments at `arguments`. Returns what it returns as it is: in
+        /// unspecialised code, each value of type `T` kept would take
+        /// memory from the task's allocator.
+        @inlinable
+        @inline(__always)
+        nonisolated(nonsending) func call(_ resolver: Resolver, arguments: UnsafeRawPointer) async throws -> T {
+            switch self {
+            case .plain(let factory):
+                return try await factory(resolver)
+            case .withArguments(let factory):
+                return try await factory(resolver, ArgumentTuple(arguments))
+            }
+        }
     }
 
     /// A retained `Hooks<T>` once `onResolved` was called.
