@@ -40,6 +40,31 @@ func asyncChainApp(frozen: Bool) -> SyringeOnDictionary.Container {
     return container
 }
 
+/// A2 by hand: the same five async factories, with no container, each
+/// awaiting the one below it directly. A container calls its users'
+/// factories through the closures it holds, so this is the floor any of
+/// them has: five async closure calls and five objects.
+struct AsyncChainByHand: Sendable {
+    let e: @Sendable (AsyncChainByHand) async throws -> E
+    let d: @Sendable (AsyncChainByHand) async throws -> D
+    let c: @Sendable (AsyncChainByHand) async throws -> C
+    let b: @Sendable (AsyncChainByHand) async throws -> B
+    let a: @Sendable (AsyncChainByHand) async throws -> A
+}
+
+/// Not inlined, so that the loop calls the closures through their
+/// references, as a container does, rather than the compiler inlining them.
+@inline(never)
+func asyncChainByHand() -> AsyncChainByHand {
+    AsyncChainByHand(
+        e: { _ in E() },
+        d: { factories in D(e: try await factories.e(factories)) },
+        c: { factories in C(d: try await factories.d(factories)) },
+        b: { factories in B(c: try await factories.c(factories)) },
+        a: { factories in A(b: try await factories.b(factories)) }
+    )
+}
+
 /// A node of A3's chain: the node below it and the first.
 final class AsyncGraphNode: Sendable {
     let below: AsyncGraphNode?
@@ -118,7 +143,10 @@ extension Runner {
         case .swiftLocked, .swiftFrozen:
             let container = asyncChainApp(frozen: contender == .swiftFrozen)
             return await measureAsync(ops: ops, repetitions: method.repetitions) { await loopA2(container, $0) }
-        case .byHand, .swinject, .syringeSwinject:
+        case .byHand:
+            let factories = asyncChainByHand()
+            return await measureAsync(ops: ops, repetitions: method.repetitions) { await loopA2(factories, $0) }
+        case .swinject, .syringeSwinject:
             return nil
         }
     }
@@ -158,6 +186,11 @@ func loopA2(_ container: Syringe.Container, _ n: Int) async {
 @inline(never)
 func loopA2(_ container: SyringeOnDictionary.Container, _ n: Int) async {
     for _ in 0..<n { blackHole(try! await container.resolveAsync(type: A.self)) }
+}
+
+@inline(never)
+func loopA2(_ factories: AsyncChainByHand, _ n: Int) async {
+    for _ in 0..<n { blackHole(try! await factories.a(factories)) }
 }
 
 @inline(never)
