@@ -75,6 +75,24 @@ extension Container {
         try await produceAsync(definition, holder: holder, arguments: arguments, parent: parent)
     }
 
+    /// `produceAsyncOutOfLine` for a resolve that no factory asked for
+    /// (`resolveAsync`): an async `.new` registration is built here, in the
+    /// outermost frame, rather than through `constructOutermostAsync`: an
+    /// async call, and a frame from the task's allocator, less per resolve.
+    @inlinable
+    @inline(never)
+    nonisolated(nonsending) func produceAsyncOutermost<T>(_ definition: consuming Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
+        guard !syr_observed(), definition.isAsync, definition.kind == .new, !isClosedNow else {
+            return try await produceAsync(definition, holder: holder, arguments: arguments, parent: nil)
+        }
+        // As in `produceAsyncUnobserved`: the frame takes the lookup's
+        // reference to the definition and moves into the resolver.
+        let resolver = Resolver(container: self, frame: try AsyncFrame.enter(consume definition, parent: nil))
+        let instance = try await constructAndEndAsync(T.self, resolver: resolver, arguments: arguments)
+        AsyncFrame.recycle(consume resolver)
+        return instance
+    }
+
     /// `produceAsync` when nothing observes the resolve.
     ///
     /// Dispatches from here, specialised, rather than from the unspecialised
@@ -137,6 +155,14 @@ extension Container {
     @inlinable
     @inline(never)
     nonisolated(nonsending) func constructOutermostAsync<T>(_ type: T.Type, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> T {
+        try await constructAndEndAsync(T.self, resolver: resolver, arguments: arguments)
+    }
+
+    /// `constructAsync` in the outermost frame, then the end of its resolve:
+    /// its deferred callbacks run, or what it published is taken back.
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending) func constructAndEndAsync<T>(_ type: T.Type, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
         let instance: T
         do throws(ResolutionError) {
             instance = try await constructAsync(T.self, resolver: resolver, arguments: arguments)

@@ -106,6 +106,10 @@ extension Container {
         case .instance(let instance)?:
             return instance
         case .definition(let definition, let holder)?:
+            // `parent` is a literal nil in `resolveAsync`, where this is inlined.
+            guard let parent else {
+                return try await produceAsyncOutermost(definition, holder: holder, arguments: Container.noArguments)
+            }
             return try await produceAsyncOutOfLine(definition, holder: holder, arguments: Container.noArguments, parent: parent)
         case nil:
             return nil

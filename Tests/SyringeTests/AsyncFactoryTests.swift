@@ -317,6 +317,44 @@ struct AsyncFactoryTests {
         #expect(calls.load(ordering: .relaxed) == 2)
     }
 
+    @Test("an async .new registration asked for from outside a factory ends its own resolve: callbacks after its graph, a throwing one fails it, a failing factory leaves nothing pending")
+    func outermostNew() async throws {
+        let order = Locked<[String]>([])
+        let fail = Atomic(false)
+        let c = Container()
+        c.register(type: Connection.self, in: .new) { _ async in await Connection(Counter(), label: "inner") }
+            .onResolved { _, _ in order.withLock { $0.append("connection") } }
+        c.register(type: Repository.self, in: .new) { (r: Resolver) async throws in
+            Repository(connection: try await r.resolve(), counter: Counter())
+        }
+        .onResolved { _, _ in
+            order.withLock { $0.append("repository") }
+            if fail.load(ordering: .relaxed) { throw Failure(code: 9) }
+        }
+        let repository = try await c.resolveAsync(type: Repository.self)
+        #expect(repository.connection.label == "inner")
+        #expect(order.withLock { $0 } == ["connection", "repository"])
+
+        fail.store(true, ordering: .relaxed)
+        let error = await expectAsyncResolutionError(.factoryFailed(Failure(code: 9))) { try await c.resolveAsync(type: Repository.self) }
+        #expect(error?.path.last?.contains("Repository") == true)
+        fail.store(false, ordering: .relaxed)
+        #expect(try await c.resolveIfRegisteredAsync(type: Repository.self) != nil)
+        #expect(order.withLock { $0 } == ["connection", "repository", "connection", "repository", "connection", "repository"])
+
+        // A factory that fails after its dependency's callback was queued:
+        // the next resolve runs every callback once, none left over.
+        let failing = Container()
+        failing.register(type: Connection.self, in: .new) { _ async in await Connection(Counter()) }
+            .onResolved { _, _ in order.withLock { $0.append("queued") } }
+        failing.register(type: Repository.self, in: .new) { (r: Resolver) async throws in
+            _ = try await r.resolve(type: Connection.self)
+            throw Failure(code: 4)
+        }
+        await expectAsyncResolutionError(.factoryFailed(Failure(code: 4))) { try await failing.resolveAsync(type: Repository.self) }
+        #expect(!order.withLock { $0 }.contains("queued"))
+    }
+
     @Test("implements: an alias of an async registration resolves its instance asynchronously")
     func aliases() async throws {
         let c = Container()
