@@ -82,7 +82,7 @@ extension Container {
     @inlinable
     @inline(never)
     nonisolated(nonsending) func produceAsyncOutermost<T>(_ definition: consuming Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
-        guard !syr_observed(), definition.isAsync, definition.kind == .new, !isClosedNow else {
+        guard !syr_observed(), !isClosedNow, definition.isAsync, definition.kind == .new else {
             return try await produceAsync(definition, holder: holder, arguments: arguments, parent: nil)
         }
         // As in `produceAsyncUnobserved`: the frame takes the lookup's
