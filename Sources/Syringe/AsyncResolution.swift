@@ -120,7 +120,8 @@ final class AsyncFrame: @unchecked Sendable {
         recycle(frame)
     }
 
-    /// Releases what the frame holds, back to `init()`'s state.
+    /// Releases what the frame holds, back to `init()`'s state: before the
+    /// frame goes to a pool, and when it is freed.
     private func releaseHeld() {
         if let resolution = Self.resolution(at: lazyResolution.exchange(0, ordering: .acquiring)) {
             Unmanaged.passUnretained(resolution).release()
@@ -194,11 +195,7 @@ final class AsyncFrame: @unchecked Sendable {
     }
 
     deinit {
-        if let resolution = Self.resolution(at: lazyResolution.load(ordering: .acquiring)) {
-            Unmanaged.passUnretained(resolution).release()
-        }
-        parentReference?.release()
-        definitionReference?.release()
+        releaseHeld()
     }
 
     private static func resolution(at address: UInt) -> AsyncResolution? {
