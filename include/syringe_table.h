@@ -277,6 +277,16 @@ void *syr_table_owner_area(syr_table *table);
 /// which inserted them, releases them.
 void syr_table_destroy(syr_table *table);
 
+/// Empties a table that no reader or writer can reach any more, for its
+/// block to serve as a new table: the owner's bytes are left as they are
+/// (Syringe's mutex stays initialised), every name the table owns is freed,
+/// and every slot is EMPTY again. Returns 0 when the table was still in its
+/// first storage; otherwise -1, changing nothing: the table has grown past
+/// the size a new one starts at, and the caller destroys it instead. A table
+/// made empty this way is indistinguishable from one syr_table_create(0)
+/// made, but for the owner's bytes. Values are not touched.
+int syr_table_recycle(syr_table *table);
+
 /// Inserts or overwrites. On success returns 0 and stores the replaced value
 /// (or NULL) in `*replaced`. Returns -1, changing nothing, when memory is
 /// exhausted. `value` must not be NULL.

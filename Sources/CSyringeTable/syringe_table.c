@@ -489,6 +489,30 @@ void syr_table_destroy(syr_table *table) {
     free(((syr_storage *)((char *)table + SYR_STORAGE_HEADROOM))->allocation);
 }
 
+int syr_table_recycle(syr_table *table) {
+    syr_storage *storage = syr_current(table);
+    // Only a table still as syr_table_create(0) made it: a larger one (or
+    // one whose storage a rebuild or a clear replaced) goes rather than keep
+    // memory no new table asked for, and so does one a test gave colliding
+    // hashes.
+    if (!syr_storage_is_first(table, storage) || storage->mask + 1 != SYR_MIN_CAPACITY ||
+        storage->hash_mask != ~(uint64_t)1) {
+        return -1;
+    }
+    for (size_t index = 0; index <= storage->mask; index++) {
+        if (syr_slot_is_full(syr_slot_hash_load_relaxed(&storage->slots[index]))) {
+            // No reader can reach the table: freed now, not retired.
+            free(syr_name_owned_block(storage->names[index]));
+        }
+    }
+    // The slots and the names after them, as syr_storage_alloc left them.
+    memset(storage->slots, 0, (storage->mask + 1) * (sizeof(syr_slot) + sizeof(syr_slot_name)));
+    table->count = 0;
+    table->used = 0;
+    syr_verify_table(table, "recycle");
+    return 0;
+}
+
 void *syr_table_owner_area(syr_table *table) {
     return (char *)table - SYR_TABLE_OWNER_BYTES;
 }

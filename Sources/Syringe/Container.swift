@@ -69,17 +69,27 @@ public final class Container: @unchecked Sendable {
     /// let test = Container(parent: app)   // overrides here, the rest from `app`
     /// ```
     public init(parent: Container? = nil) {
-        self.table = ResolutionTable()
-        self.writerLock = WriterLock(initializingAt: table.ownerArea)
         self.parent = parent
         self.isScope = false
+        (table, writerLock) = Self.makeTable(registry: &registry)
     }
 
     init(parent: Container, isScope: Bool) {
-        self.table = ResolutionTable()
-        self.writerLock = WriterLock(initializingAt: table.ownerArea)
         self.parent = parent
         self.isScope = isScope
+        (table, writerLock) = Self.makeTable(registry: &registry)
+    }
+
+    /// A new container's table and writer lock: those a freed container
+    /// left on this thread (with its registration list's storage, which
+    /// goes in `registry`), or new ones.
+    private static func makeTable(registry: inout Registry) -> (ResolutionTable, WriterLock) {
+        if let spare = SpareTables.take() {
+            registry.ordered = spare.ordered
+            return (spare.table, WriterLock(reusingAt: spare.table.ownerArea))
+        }
+        let table = ResolutionTable()
+        return (table, WriterLock(initializingAt: table.ownerArea))
     }
 
     deinit {
@@ -88,8 +98,10 @@ public final class Container: @unchecked Sendable {
         if isScope {
             recycleScopeLocalCopies()
         }
-        writerLock.destroy()
-        table.destroy()
+        if !SpareTables.keep(table, ordered: &registry.ordered) {
+            writerLock.destroy()
+            table.destroy()
+        }
         if let observation = observationSlot.load(ordering: .acquiring) {
             Unmanaged<Observation>.fromOpaque(observation).release()
         }

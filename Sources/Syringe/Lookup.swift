@@ -30,6 +30,11 @@ protocol ResolutionTableInterface {
     func remove(_ key: DefinitionKey) -> UnsafeMutableRawPointer?
     /// Removes every key.
     func removeAll()
+    /// Empties a table that no container uses any more, so that a new one
+    /// can (`SpareTables`): the owner area keeps what it holds. False,
+    /// changing nothing, when the table is not worth keeping (it grew); the
+    /// caller then destroys it.
+    func recycle() -> Bool
     /// `ResolutionTableOwnerArea.byteCount` bytes, aligned to
     /// `ResolutionTableOwnerArea.alignment`, that the table keeps for its
     /// container (its `WriterLock`) until `destroy()`.

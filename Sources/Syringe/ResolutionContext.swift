@@ -56,6 +56,14 @@ final class ResolutionContext {
     /// `.graph` instances of the current object graph.
     @usableFromInline
     let graph = GraphInstances()
+    /// Tables and registration lists that containers freed on this thread
+    /// left for the next ones (see `SpareTables`); reached through this
+    /// pointer without retaining the context.
+    let spareTables: UnsafeMutablePointer<SpareTables> = {
+        let spares = UnsafeMutablePointer<SpareTables>.allocate(capacity: 1)
+        spares.initialize(to: SpareTables())
+        return spares
+    }()
     /// Spare frames for this thread's async resolves.
     let framePool: UnsafeMutablePointer<AsyncFramePool> = {
         let pool = UnsafeMutablePointer<AsyncFramePool>.allocate(capacity: 1)
@@ -94,6 +102,8 @@ final class ResolutionContext {
     deinit {
         framePool.deinitialize(count: 1)
         framePool.deallocate()
+        spareTables.deinitialize(count: 1)
+        spareTables.deallocate()
         frames.deallocate()
         building.deallocate()
         DenseIndices.definitions.giveBack(UnsafeBufferPointer(start: spareIndices, count: spareIndexCount))

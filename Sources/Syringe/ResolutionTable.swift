@@ -80,6 +80,10 @@ struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
         }
     }
 
+    func recycle() -> Bool {
+        syr_table_recycle(raw) == 0
+    }
+
     func removeAll() {
         guard syr_table_clear(raw) == 0 else {
             fatalError("Syringe: out of memory clearing a resolution table")

@@ -27,6 +27,13 @@ struct WriterLock: @unchecked Sendable {
     }
 
     /// Destroys the mutex; call once, when no thread can take it any more.
+    /// The mutex that `area` still holds: a recycled table's owner area
+    /// (see `SpareTables`), where an earlier `init(initializingAt:)` made
+    /// it and its container left it unlocked.
+    init(reusingAt area: UnsafeMutableRawPointer) {
+        mutex = area.assumingMemoryBound(to: pthread_mutex_t.self)
+    }
+
     func destroy() {
         PthreadMutex.destroy(mutex)
     }

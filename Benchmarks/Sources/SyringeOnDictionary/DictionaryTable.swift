@@ -64,6 +64,10 @@ struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
         storage.write { $0.removeAll() }
     }
 
+    func recycle() -> Bool {
+        storage.recycle()
+    }
+
     @inlinable
     static var contextSlot: UInt32 { SYR_THREAD_SLOT_BASELINE }
 }
@@ -100,6 +104,15 @@ final class DictionaryStorage: @unchecked Sendable {
         lock.withLock {
             precondition(frozen.load(ordering: .relaxed) == nil, "SyringeOnDictionary: registering after freeze()")
             return body(&entries)
+        }
+    }
+
+    /// Empties the entries, keeping their capacity, unless frozen.
+    func recycle() -> Bool {
+        lock.withLock {
+            guard frozen.load(ordering: .relaxed) == nil else { return false }
+            entries.removeAll(keepingCapacity: true)
+            return true
         }
     }
 
