@@ -79,6 +79,8 @@
 //   about 16 ms after the last section that could hold it has ended, with no
 //   further call by anyone, and readers never do reclamation work: their
 //   sections stay a few plain loads and stores.
+//   With nothing pending, a poll is one relaxed load and takes no lock (a
+//   writer's own retire is always seen by its poll: both are on its thread).
 //   While the reader that blocks the oldest object is still in the same
 //   section, a poll costs one uncontended lock and a load: it repeats no
 //   heavy fence and no scan.

@@ -53,6 +53,8 @@ static syr_reader *syr_readers;        // every record ever made
 static syr_reader *syr_free_readers;   // records of exited threads
 // Pending objects in retire order, so stamps ascend: what is safe is a prefix.
 static syr_retired *syr_pending;
+// Written with the lock as relaxed atomic stores, because syr_reclaim_poll
+// reads it without the lock first (see there); read plainly with the lock.
 static size_t syr_pending_count;
 static size_t syr_pending_capacity;
 // The reader that kept the oldest pending object alive at the last scan, and
@@ -212,7 +214,8 @@ void syr_reclaim_retire(void *object, void (*free_fn)(void *)) {
         syr_pending_capacity = capacity;
     }
     const uint64_t stamp = __atomic_load_n(&syr_reclaim_epoch, __ATOMIC_RELAXED);
-    syr_pending[syr_pending_count++] = (syr_retired){object, free_fn, stamp};
+    syr_pending[syr_pending_count] = (syr_retired){object, free_fn, stamp};
+    __atomic_store_n(&syr_pending_count, syr_pending_count + 1, __ATOMIC_RELAXED);
     // Release: a reader whose acquire load sees the new epoch also sees the
     // unpublishing that the caller did before retiring.
     __atomic_store_n(&syr_reclaim_epoch, stamp + 2, __ATOMIC_RELEASE);
@@ -266,7 +269,7 @@ static size_t syr_collect(syr_retired **freeable) {
         return 0;   // try again at the next poll
     }
     memcpy(taken, syr_pending, safe * sizeof *taken);
-    syr_pending_count -= safe;
+    __atomic_store_n(&syr_pending_count, syr_pending_count - safe, __ATOMIC_RELAXED);
     memmove(syr_pending, syr_pending + safe, syr_pending_count * sizeof *syr_pending);
     if (syr_pending_count == 0) {
         // Nothing is kept allocated while nothing is pending.
@@ -326,7 +329,13 @@ static void syr_wake_reclaimer(void) {
 }
 
 void syr_reclaim_poll(void) {
-    if (syr_polling || __atomic_load_n(&syr_reader_self->state, __ATOMIC_RELAXED) > 1) {
+    // Nothing pending, the common case (every registration polls, and a
+    // request's scope registers its values): no lock, which every thread
+    // would otherwise take once per registration. A retire on another thread
+    // that this load misses is polled for by that thread or the reclaimer's;
+    // one on this thread happened before, under the lock, and is seen.
+    if (__atomic_load_n(&syr_pending_count, __ATOMIC_RELAXED) == 0 ||
+        syr_polling || __atomic_load_n(&syr_reader_self->state, __ATOMIC_RELAXED) > 1) {
         return;
     }
     pthread_once(&syr_once, syr_reclaim_setup);
