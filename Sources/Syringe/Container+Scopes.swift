@@ -155,7 +155,11 @@ extension Container {
             }
             return taken
         }
-        pending.sort { $0.order > $1.order }
+        // Not for none or one, a request's scope's usual count: the sort
+        // is a call through the general algorithm even then.
+        if pending.count > 1 {
+            pending.sort { $0.order > $1.order }
+        }
         return pending
     }
 
