@@ -84,9 +84,8 @@ public final class Container: @unchecked Sendable {
     /// left on this thread (with its registration list's storage, which
     /// goes in `registry`), or new ones.
     private static func makeTable(registry: inout Registry) -> (ResolutionTable, WriterLock) {
-        if let spare = SpareTables.take() {
-            registry.ordered = spare.ordered
-            return (spare.table, WriterLock(reusingAt: spare.table.ownerArea))
+        if let table = SpareTables.take(into: &registry.ordered) {
+            return (table, WriterLock(reusingAt: table.ownerArea))
         }
         let table = ResolutionTable()
         return (table, WriterLock(initializingAt: table.ownerArea))

@@ -9,11 +9,13 @@ struct Registry {
     /// The aliases (`Registration.implements`) of each live definition that
     /// has any, removed with it. An alias retains its target (its factory
     /// forwards to it), never the other way round.
-    var aliases: [ObjectIdentifier: [AnyDefinition]] = [:]
+    // `Dictionary()`, not `[:]`: the literal is a call per container made
+    // (about 25 instructions each), the initialiser the empty singleton.
+    var aliases = [ObjectIdentifier: [AnyDefinition]]()
     /// The parameter types of each live definition made by `autoregister`,
     /// which validation checks and the dependency graph draws without
     /// running the initialiser. Removed with the definition.
-    var parameters: [ObjectIdentifier: [Any.Type]] = [:]
+    var parameters = [ObjectIdentifier: [Any.Type]]()
 
     var live: [AnyDefinition] { ordered.compactMap { $0 } }
 

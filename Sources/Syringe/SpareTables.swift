@@ -20,32 +20,34 @@ struct SpareTables: ~Copyable {
     /// The largest list kept: a scope's few per-request values and copies.
     static let listCapacity = 16
 
-    struct Spare {
-        let table: ResolutionTable
-        let ordered: [AnyDefinition?]
-    }
-
-    private let spares = UnsafeMutablePointer<Spare>.allocate(capacity: capacity)
+    // Two buffers, not one of pairs: a list moves straight into the
+    // registry that takes it, where a pair's would be copied out, retained
+    // and released.
+    private let tables = UnsafeMutablePointer<ResolutionTable>.allocate(capacity: capacity)
+    private let lists = UnsafeMutablePointer<[AnyDefinition?]>.allocate(capacity: capacity)
     private var count = 0
 
     init() {}
 
     deinit {
         for index in 0..<count {
-            let spare = (spares + index).move()
-            WriterLock(reusingAt: spare.table.ownerArea).destroy()
-            spare.table.destroy()
+            let table = (tables + index).move()
+            WriterLock(reusingAt: table.ownerArea).destroy()
+            table.destroy()
         }
-        spares.deallocate()
+        lists.deinitialize(count: count)
+        tables.deallocate()
+        lists.deallocate()
     }
 
     /// An empty table whose owner area holds an initialised, unlocked
-    /// `WriterLock`, and an empty list with room, if this thread keeps one.
-    static func take() -> Spare? {
-        current?.pointee.pop()
+    /// `WriterLock`, if this thread keeps one; its empty list, with room, is
+    /// then in `ordered`.
+    static func take(into ordered: inout [AnyDefinition?]) -> ResolutionTable? {
+        current?.pointee.pop(into: &ordered)
     }
 
-    /// Keeps `table` and `ordered`'s storage for `take()`, emptying both
+    /// Keeps `table` and `ordered`'s storage for `take(into:)`, emptying both
     /// (which releases the registrations `ordered` holds). False when they
     /// are not kept: the caller destroys the table and its lock. Call once
     /// nothing can reach the container they belong to, with its lock free.
@@ -64,10 +66,7 @@ struct SpareTables: ~Copyable {
         guard table.recycle() else {
             return false
         }
-        // Moved out, not copied: no retain of the list's storage.
-        var list: [AnyDefinition?] = []
-        swap(&list, &ordered)
-        return pool.pointee.push(Spare(table: table, ordered: list))
+        return pool.pointee.push(table, ordered: &ordered)
     }
 
     private static var current: UnsafeMutablePointer<SpareTables>? {
@@ -79,15 +78,19 @@ struct SpareTables: ~Copyable {
 
     private var isFull: Bool { count == Self.capacity }
 
-    private mutating func pop() -> Spare? {
+    private mutating func pop(into ordered: inout [AnyDefinition?]) -> ResolutionTable? {
         guard count > 0 else { return nil }
         count -= 1
-        return (spares + count).move()
+        ordered = (lists + count).move()
+        return (tables + count).move()
     }
 
-    private mutating func push(_ spare: consuming Spare) -> Bool {
+    /// Moves `ordered`'s storage in, leaving it empty: no retain.
+    private mutating func push(_ table: ResolutionTable, ordered: inout [AnyDefinition?]) -> Bool {
         guard count < Self.capacity else { return false }
-        (spares + count).initialize(to: spare)
+        (tables + count).initialize(to: table)
+        (lists + count).initialize(to: [])
+        swap(&(lists + count).pointee, &ordered)
         count += 1
         return true
     }
