@@ -6,11 +6,14 @@ struct Registry {
     var holes = 0
     /// How many live definitions take runtime arguments.
     var withArguments = 0
+
+    // Both dictionaries start as `Dictionary()`, not `[:]`: the literal is a
+    // call per container made (about 25 instructions each), the initialiser
+    // the empty singleton.
+
     /// The aliases (`Registration.implements`) of each live definition that
     /// has any, removed with it. An alias retains its target (its factory
     /// forwards to it), never the other way round.
-    // `Dictionary()`, not `[:]`: the literal is a call per container made
-    // (about 25 instructions each), the initialiser the empty singleton.
     var aliases = [ObjectIdentifier: [AnyDefinition]]()
     /// The parameter types of each live definition made by `autoregister`,
     /// which validation checks and the dependency graph draws without

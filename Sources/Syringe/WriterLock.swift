@@ -26,7 +26,6 @@ struct WriterLock: @unchecked Sendable {
         PthreadMutex.initialize(mutex)
     }
 
-    /// Destroys the mutex; call once, when no thread can take it any more.
     /// The mutex that `area` still holds: a recycled table's owner area
     /// (see `SpareTables`), where an earlier `init(initializingAt:)` made
     /// it and its container left it unlocked.
@@ -34,6 +33,7 @@ struct WriterLock: @unchecked Sendable {
         mutex = area.assumingMemoryBound(to: pthread_mutex_t.self)
     }
 
+    /// Destroys the mutex; call once, when no thread can take it any more.
     func destroy() {
         PthreadMutex.destroy(mutex)
     }
