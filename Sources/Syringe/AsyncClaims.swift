@@ -50,13 +50,12 @@ enum AsyncClaims {
 
     private static let state = State()
 
-    /// Takes the claim on `key` for `frame`'s task and returns true, or, if
-    /// another task holds it, waits until that claim is released and returns
-    /// false: the caller checks for the instance again, then tries again.
-    /// Throws a cycle error when waiting would never end, and `.cancelled`
-    /// when the task is cancelled while it waits.
-    nonisolated(nonsending) static func acquire(_ key: ObjectIdentifier, for frame: AsyncFrame) async throws(ResolutionError) -> Bool {
-        let task = currentTask()
+    /// Takes the claim on `key` for `task` (`frame`'s) and returns true if
+    /// nobody holds it; false if another task does (then `wait` for it).
+    /// Throws a cycle error when waiting would never end. Synchronous: a
+    /// claim nobody holds, the usual case, costs no async call, and with it
+    /// no frame from the task's allocator.
+    static func tryAcquire(_ key: ObjectIdentifier, for frame: AsyncFrame, task: UnsafeRawPointer?) throws(ResolutionError) -> Bool {
         let attempt: Bool? = state.lock.withLock {
             if state.claims[key] == nil {
                 state.claims[key] = Claim(owner: frame, task: task)
@@ -64,14 +63,18 @@ enum AsyncClaims {
             }
             return closesCycle(waitingFor: key, frame: frame, task: task) ? nil : false
         }
-        switch attempt {
-        case true?:
-            return true
-        case nil:
+        guard let attempt else {
             throw cycle(frame)
-        case false?:
-            break
         }
+        return attempt
+    }
+
+    /// After `tryAcquire` found the claim on `key` held: takes it for `task`
+    /// if it has been released since and returns true, or waits until it is
+    /// released and returns false: the caller checks for the instance
+    /// again, then tries again. Throws a cycle error when waiting would
+    /// never end, and `.cancelled` when the task is cancelled while it waits.
+    nonisolated(nonsending) static func wait(for key: ObjectIdentifier, frame: AsyncFrame, task: UnsafeRawPointer?) async throws(ResolutionError) -> Bool {
         let id = state.lock.withLock {
             state.nextWaiter += 1
             return state.nextWaiter
@@ -134,11 +137,15 @@ enum AsyncClaims {
         value: (Found) -> T,
         create: nonisolated(nonsending) () async throws(ResolutionError) -> T
     ) async throws(ResolutionError) -> T {
+        let task = currentTask()
         while true {
             if let found = try existing() {
                 return value(found)
             }
-            if try await acquire(key, for: frame) {
+            if try tryAcquire(key, for: frame, task: task) {
+                break
+            }
+            if try await wait(for: key, frame: frame, task: task) {
                 break
             }
         }

@@ -324,14 +324,52 @@ extension Container {
     /// code every value of type `T` returned or kept across a call takes
     /// memory from the task's allocator, a class reference none. The
     /// caller takes the instance out at the end.
+    ///
+    /// `inFrame` and `AsyncClaims.existingOrCreated` written out: the async
+    /// closures they take stay functions of their own even where they are
+    /// inlined, and each call of one took a frame from the task's allocator,
+    /// three per creation (a request's scope makes one or two).
     nonisolated(nonsending) func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
-        try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> InstanceBox<T> in
-            try await AsyncClaims.existingOrCreated(ObjectIdentifier(definition), for: frame) { () throws(ResolutionError) in
-                definition.sharedBoxInSection()
-            } create: { () throws(ResolutionError) -> InstanceBox<T> in
-                try await makeShared(definition, holder: holder, arguments: arguments, frame: frame)
+        let frame = try AsyncFrame.enter(definition, parent: parent)
+        let box: InstanceBox<T>
+        if frame.isNested {
+            box = try await existingOrMadeShared(definition, holder: holder, arguments: arguments, frame: frame)
+        } else {
+            do throws(ResolutionError) {
+                box = try await existingOrMadeShared(definition, holder: holder, arguments: arguments, frame: frame)
+            } catch {
+                frame.abandonOutermost()
+                throw error
+            }
+            try frame.finishOutermost()
+        }
+        AsyncFrame.recycle(consume frame)
+        return box
+    }
+
+    /// The box of the instance published already, or of the one
+    /// `makeShared` makes while `frame`'s task holds the claim, as
+    /// `AsyncClaims.existingOrCreated` does.
+    @inline(__always)
+    nonisolated(nonsending) private func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox<T> {
+        let key = ObjectIdentifier(definition)
+        let task = AsyncClaims.currentTask()
+        while true {
+            if let found = definition.sharedBoxInSection() {
+                return found
+            }
+            if try AsyncClaims.tryAcquire(key, for: frame, task: task) {
+                break
+            }
+            if try await AsyncClaims.wait(for: key, frame: frame, task: task) {
+                break
             }
         }
+        defer { AsyncClaims.release(key) }
+        if let found = definition.sharedBoxInSection() {
+            return found
+        }
+        return try await makeShared(definition, holder: holder, arguments: arguments, frame: frame)
     }
 
     /// Makes and publishes a `.shared` instance; call holding its claim.
