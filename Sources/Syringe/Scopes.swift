@@ -45,14 +45,31 @@ extension Container {
     @inlinable
     @inline(__always)
     func reuseOrConstructInGraphSlowly<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
-        if context.asyncParent != nil, let instance = context.bridgedGraphInstance(of: definition) {
+        if context.asyncParent != nil {
+            return try reuseOrConstructInAsyncGraph(definition, arguments: arguments, context: context)
+        }
+        let instance = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
+        context.storeGraphInstance(instance, of: definition)
+        return instance
+    }
+
+    /// `.graph` inside an async resolve (`context.asyncParent`): the
+    /// instance its async graph has, or a new one the graph then keeps.
+    ///
+    /// Out of line, and the only place on this path that names a `T?`: the
+    /// async engine resolves synchronous registrations through the
+    /// unspecialised `produceSlowly`, where `Optional<T>`'s metadata is a
+    /// runtime lookup (about 400 instructions), and inlined there it was
+    /// fetched at the start of every such resolve, `.graph` or not.
+    @inlinable
+    @inline(never)
+    func reuseOrConstructInAsyncGraph<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        if let instance = context.bridgedGraphInstance(of: definition) {
             context.storeGraphInstance(instance, of: definition)
             return instance
         }
-        var instance = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
-        if context.asyncParent != nil {
-            instance = context.bridgeGraphInstance(instance, of: definition)
-        }
+        let made = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
+        let instance = context.bridgeGraphInstance(made, of: definition)
         context.storeGraphInstance(instance, of: definition)
         return instance
     }
