@@ -86,7 +86,10 @@
  *   any interleaving: the process may be delayed arbitrarily) and
  *   syr_reclaim_poll. It is never inside a section.
  *   syr_reclaim_poll / syr_collect: collect_begin() (with the lock:
- *   "nothing pending", the blocker shortcut — a plain read of the blocker's
+ *   "nothing pending" (which the C code also answers first without the
+ *   lock, from a relaxed load of the pending count: the same early return,
+ *   and a writer's poll always sees its own retire, made on its thread),
+ *   the blocker shortcut — a plain read of the blocker's
  *   state — and the heavy fence), collect_scan() (each record's state read
  *   in its own step while readers run on; then the prefix of pending objects
  *   whose stamp < the oldest state is freed, the blocker remembered). Both
