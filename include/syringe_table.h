@@ -282,7 +282,8 @@ void syr_table_destroy(syr_table *table);
 /// (Syringe's mutex stays initialised), every name the table owns is freed,
 /// and every slot is EMPTY again. Returns 0 when the table was still in its
 /// first storage; otherwise -1, changing nothing: the table has grown past
-/// the size a new one starts at, and the caller destroys it instead. A table
+/// the size a new one starts at (or a test gave it colliding hashes with
+/// syr_table_set_hash_mask), and the caller destroys it instead. A table
 /// made empty this way is indistinguishable from one syr_table_create(0)
 /// made, but for the owner's bytes. Values are not touched.
 int syr_table_recycle(syr_table *table);
