@@ -114,33 +114,38 @@ enum AsyncClaims {
     }
 
     /// The instance `existing` finds, or else the one `create` makes while
-    /// `frame`'s task holds the claim on `key`: checked again once the claim
-    /// is taken, since the task that held it before may have made one.
-    /// Inlined into its callers: see `Container.inFrame`.
+    /// `frame`'s task holds the claim on `key`. Inlined into its callers:
+    /// see `Container.inFrame`.
     @inline(__always)
     nonisolated(nonsending) static func existingOrCreated<T>(
         _ key: ObjectIdentifier, for frame: AsyncFrame,
         existing: () throws(ResolutionError) -> T?,
         create: nonisolated(nonsending) () async throws(ResolutionError) -> T
     ) async throws(ResolutionError) -> T {
-        try await existingOrCreated(key, for: frame, existing: existing, value: { $0 }, create: create)
+        if let found = try await existingOrClaimed(key, for: frame, existing: existing) {
+            return found
+        }
+        defer { release(key) }
+        return try await create()
     }
 
-    /// `existingOrCreated` where `existing` finds something that holds the
-    /// instance (a `.shared` box) and `value` takes the instance out: in
-    /// unspecialised code a `T?` costs a runtime metadata lookup per use,
-    /// an optional class reference none.
+    /// What `existing` finds, or nil once `frame`'s task holds the claim on
+    /// `key`, which the caller then releases (`release`) when it has made
+    /// the instance. `existing` is asked again once the claim is taken,
+    /// since the task that held it before may have made one. Takes no
+    /// closure to call across a suspension, so a caller that makes the
+    /// instance itself, without an async closure, calls no more async
+    /// functions than `wait`, and that only while another task holds the
+    /// claim (see `Container.createSharedAsync`).
     @inline(__always)
-    nonisolated(nonsending) static func existingOrCreated<T, Found>(
+    nonisolated(nonsending) static func existingOrClaimed<Found>(
         _ key: ObjectIdentifier, for frame: AsyncFrame,
-        existing: () throws(ResolutionError) -> Found?,
-        value: (Found) -> T,
-        create: nonisolated(nonsending) () async throws(ResolutionError) -> T
-    ) async throws(ResolutionError) -> T {
+        existing: () throws(ResolutionError) -> Found?
+    ) async throws(ResolutionError) -> Found? {
         let task = currentTask()
         while true {
             if let found = try existing() {
-                return value(found)
+                return found
             }
             if try tryAcquire(key, for: frame, task: task) {
                 break
@@ -149,11 +154,17 @@ enum AsyncClaims {
                 break
             }
         }
-        defer { release(key) }
-        if let found = try existing() {
-            return value(found)
+        let found: Found?
+        do throws(ResolutionError) {
+            found = try existing()
+        } catch {
+            release(key)
+            throw error
         }
-        return try await create()
+        if found != nil {
+            release(key)
+        }
+        return found
     }
 
     /// Records that `owner`'s task holds the claim on `key`, which nobody

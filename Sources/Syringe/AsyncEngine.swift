@@ -325,10 +325,11 @@ extension Container {
     /// memory from the task's allocator, a class reference none. The
     /// caller takes the instance out at the end.
     ///
-    /// `inFrame` and `AsyncClaims.existingOrCreated` written out: the async
-    /// closures they take stay functions of their own even where they are
-    /// inlined, and each call of one took a frame from the task's allocator,
-    /// three per creation (a request's scope makes one or two).
+    /// `inFrame` written out, and `AsyncClaims.existingOrClaimed` rather
+    /// than `existingOrCreated`: the async closures those two take stay
+    /// functions of their own even where they are inlined, and each call of
+    /// one took a frame from the task's allocator, three per creation (a
+    /// request's scope makes one or two).
     nonisolated(nonsending) func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
         let frame = try AsyncFrame.enter(definition, parent: parent)
         let box: InstanceBox<T>
@@ -348,27 +349,16 @@ extension Container {
     }
 
     /// The box of the instance published already, or of the one
-    /// `makeShared` makes while `frame`'s task holds the claim, as
-    /// `AsyncClaims.existingOrCreated` does.
+    /// `makeShared` makes while `frame`'s task holds the claim: what
+    /// `AsyncClaims.existingOrCreated` does, with `makeShared` called
+    /// directly rather than as its async closure.
     @inline(__always)
     nonisolated(nonsending) private func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox<T> {
         let key = ObjectIdentifier(definition)
-        let task = AsyncClaims.currentTask()
-        while true {
-            if let found = definition.sharedBoxInSection() {
-                return found
-            }
-            if try AsyncClaims.tryAcquire(key, for: frame, task: task) {
-                break
-            }
-            if try await AsyncClaims.wait(for: key, frame: frame, task: task) {
-                break
-            }
-        }
-        defer { AsyncClaims.release(key) }
-        if let found = definition.sharedBoxInSection() {
+        if let found = try await AsyncClaims.existingOrClaimed(key, for: frame, existing: { definition.sharedBoxInSection() }) {
             return found
         }
+        defer { AsyncClaims.release(key) }
         return try await makeShared(definition, holder: holder, arguments: arguments, frame: frame)
     }
 
