@@ -55,6 +55,46 @@ extension Container {
         }
     }
 
+    /// Registers an instance that exists already, as `.shared`: every
+    /// resolve returns it.
+    ///
+    /// The registration for a request's own values, made in its scope (the
+    /// request's id, the authenticated user): it keeps no factory, and even
+    /// its first resolve is a read of the instance, where `dependency:`
+    /// keeps a closure and builds the instance on its first resolve.
+    ///
+    /// ```swift
+    /// app.register(type: Clock.self, instance: SystemClock())
+    ///
+    /// let scope = app.makeScope()
+    /// scope.register(type: RequestID.self, instance: RequestID(request.id))
+    /// ```
+    ///
+    /// The container did not build the instance, so `onResolved` callbacks
+    /// never run for it, and `releaseSharedInstances()` keeps it: nothing
+    /// could build it again. `close()` disposes it as it does every
+    /// `.shared` instance: with its `onDispose` disposers, or as a
+    /// `Disposable`.
+    // Disfavoured, as `dependency:` is: a trailing closure can also match
+    // `instance:` (the closure itself as the instance), and must mean the
+    // factory overloads instead. An autoclosure, evaluated here at once,
+    // because as a plain `T` it ranked level with the disfavoured overload
+    // for factories with runtime arguments: a typed trailing closure with
+    // arguments was ambiguous. (Not escaping: it allocates nothing.)
+    // `@Sendable`, as `dependency:`'s: the value it captures is resolved
+    // from any thread.
+    @_disfavoredOverload
+    @inlinable
+    @discardableResult
+    public func register<T>(type: T.Type = T.self, name: String? = nil, instance: @autoclosure @Sendable () -> T) -> Registration<T> {
+        let definition = Definition<T>(
+            key: DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name),
+            instance: instance()
+        )
+        install(definition)
+        return Registration(container: self, definition: definition)
+    }
+
     /// Installs a registration without runtime arguments whose factory is
     /// already in the form a definition keeps.
     @inlinable

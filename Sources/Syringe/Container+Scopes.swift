@@ -145,8 +145,10 @@ extension Container {
             // two, an allocation each, and a request's scope has two or three.
             var taken = tracked
             tracked = []
-            for case let definition? in registry.ordered {
-                if let item = definition.takeSharedInstanceForClosing(keeping: &keptBoxes) {
+            // By index: iterating the array itself retained it and each
+            // registration.
+            for index in registry.ordered.indices {
+                if let item = registry.ordered[index]?.takeSharedInstanceForClosing(keeping: &keptBoxes) {
                     if taken.count == taken.capacity {
                         taken.reserveCapacity(taken.count + registry.ordered.count)
                     }
@@ -274,11 +276,9 @@ extension Container {
     /// `deinit` only: no resolve can be using them, and a copy that
     /// something else still references is left alone.
     func recycleScopeLocalCopies() {
-        for index in registry.ordered.indices {
-            guard var copy = registry.ordered[index], copy.kind == .scopeLocal else {
-                continue
-            }
-            registry.ordered[index] = nil
+        for index in registry.ordered.indices where registry.ordered[index]?.kind == .scopeLocal {
+            // Taken, not copied: a copy was a retain and a release more.
+            var copy = registry.ordered[index].take().unsafelyUnwrapped
             if isKnownUniquelyReferenced(&copy) {
                 copy.recycleAsScopeLocalCopy()
             }

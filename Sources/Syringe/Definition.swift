@@ -33,6 +33,10 @@ class AnyDefinition: @unchecked Sendable {
     /// `kind` in the first word.
     @usableFromInline
     let isAsync: Bool
+    /// Whether the `.shared` instance was given, not built
+    /// (`Container.register(type:name:instance:)`): nothing could build it
+    /// again, so `releaseSharedInstances()` keeps it. Fits beside `kind`.
+    let keepsInstance: Bool
     /// For a `.graph` registration, its `graphIndex`, set once; for the
     /// others, who is creating its `.shared`, scope-local or `.weak`
     /// instance: 0, or the claiming thread's `ResolutionContext.claimHolder`
@@ -94,9 +98,11 @@ class AnyDefinition: @unchecked Sendable {
 
     /// `argumentTypes` are those of `key.signature`: recorded once per
     /// signature, not kept here.
-    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], isAsync: Bool) {
+    @usableFromInline
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], isAsync: Bool, keepsInstance: Bool = false) {
         self.kind = kind
         self.isAsync = isAsync
+        self.keepsInstance = keepsInstance
         self.key = key
         if !argumentTypes.isEmpty {
             SignatureTypes.shared.record(argumentTypes, for: key.signature)
@@ -254,6 +260,25 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
     }
 
+    /// A `.shared` registration of `instance`, which exists already: its
+    /// box is published before the definition is, so every resolve, the
+    /// first included, takes the existing-instance path, and there is no
+    /// factory to keep (a closure context, and the caller's, fewer per
+    /// registration than `dependency:`). Inlinable: in unspecialised code,
+    /// the factory closure captured `T`'s metadata, an allocation per
+    /// registration.
+    @inlinable
+    init(key: DefinitionKey, instance: T) {
+        // Runs only once `close()` has taken the instance (from a child
+        // that is not closed itself): the resolve fails as closed.
+        self.factory = { _, _ in throw InstanceClosed() }
+        self.extras = nil
+        super.init(kind: .shared, key: key, argumentTypes: [], isAsync: false, keepsInstance: true)
+        let box = InstanceBox(instance, order: CreationOrder.next())
+        // Relaxed: installing the definition publishes it, and the box with it.
+        sharedBox.store(UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), ordering: .relaxed)
+    }
+
     /// A copy for one scope, sharing the factories and the hooks.
     private init(scopeLocalCopyOf original: Definition<T>, key: DefinitionKey) {
         self.factory = original.factory
@@ -364,15 +389,18 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 
     /// Publishes `made` (with a reference of its own), unless an instance
     /// was published meanwhile: then nil.
-    private func publish(_ made: InstanceBox<T>) -> UnsafeRawPointer? {
-        let box = UnsafeRawPointer(Unmanaged.passRetained(made).toOpaque())
+    private func publish(_ made: consuming InstanceBox<T>) -> UnsafeRawPointer? {
+        let retained = Unmanaged.passRetained(made)
+        // Given up at once, so that the retain and this release cancel out.
+        _ = consume made
+        let box = UnsafeRawPointer(retained.toOpaque())
         // Release: the box's `value` is visible to every acquire load that
         // sees the pointer. Sequentially consistent, against `close()`: the
         // creator reads its owner's closed flag after this store, and
         // `close()` sets the flag before it takes the boxes, so one of the
         // two always sees the other (see `Container.publishOrAbandon`).
         guard sharedBox.compareExchange(expected: nil, desired: box, ordering: .sequentiallyConsistent).exchanged else {
-            Unmanaged.passUnretained(made).release()   // never published: no reader can have it
+            retained.release()   // never published: no reader can have it
             return nil
         }
         return box
@@ -405,7 +433,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     }
 
     override func takeSharedInstance() -> AnyObject? {
-        takeSharedBox()
+        keepsInstance ? nil : takeSharedBox()
     }
 
     override func takeSharedInstanceForClosing(keeping kept: inout KeptBoxes) -> PendingDisposal? {
@@ -524,6 +552,15 @@ struct ArgumentTuple: @unchecked Sendable {
     init(_ pointer: UnsafeRawPointer) {
         self.pointer = pointer
     }
+}
+
+/// What the factory of a given instance throws (see
+/// `Definition.init(key:instance:)`): a resolve reports its registration
+/// closed.
+@usableFromInline
+struct InstanceClosed: Error {
+    @inlinable
+    init() {}
 }
 
 /// What the synchronous factory of an async registration throws (see

@@ -57,11 +57,12 @@ struct KeptBoxes: ~Copyable {
 
     deinit {
         // Unlinked one by one: dropping the head alone would free the list
-        // recursively, a stack frame per box.
+        // recursively, a stack frame per box. Each link after the head is
+        // taken, not copied: a copy was a retain and a release more per
+        // box. (The head is copied: `self` is immutable here.)
         var next = head
         while let box = next {
-            next = box.next
-            box.next = nil
+            next = box.next.take()
         }
     }
 }

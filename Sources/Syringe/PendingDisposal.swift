@@ -127,9 +127,11 @@ struct PendingDisposals: @unchecked Sendable {
 /// The order in which instances with disposers were created, across all
 /// containers: a scope disposes its own `.scoped` instances and the `.new`
 /// ones it tracked in one sequence, newest first.
+@usableFromInline
 enum CreationOrder {
     private static let counter = Atomic<UInt64>(0)
 
+    @usableFromInline
     static func next() -> UInt64 {
         counter.wrappingAdd(1, ordering: .relaxed).newValue
     }

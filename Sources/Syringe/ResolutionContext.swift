@@ -401,6 +401,9 @@ final class ResolutionContext {
             return error
         }
         let path = isBuilding(definition) ? pathText : pathText(appending: definition.stepText)
+        if error is InstanceClosed {
+            return definition.error(.closed, path: path)
+        }
         if let error = error as? AsyncOnly {
             // An async registration asked for synchronously; if the async
             // resolve around this one is building it, that is a cycle.

@@ -111,14 +111,14 @@ extension Runner {
         case .syringe:
             let app: Syringe.Container = scopedApp()
             let scope = app.makeScope()
-            scope.register(type: RequestValue.self, dependency: RequestValue(id: 1))
+            scope.register(type: RequestValue.self, instance: RequestValue(id: 1))
             _ = scope.resolve(type: UnitOfWork.self)
             return time(contender) { loopSC2(scope, $0) }
         case .swiftLocked, .swiftFrozen:
             guard contender == .swiftLocked else { return nil }
             let app: SyringeOnDictionary.Container = scopedApp()
             let scope = app.makeScope()
-            scope.register(type: RequestValue.self, dependency: RequestValue(id: 1))
+            scope.register(type: RequestValue.self, instance: RequestValue(id: 1))
             _ = scope.resolve(type: UnitOfWork.self)
             return time(contender) { loopSC2(scope, $0) }
         case .byHand:
@@ -137,7 +137,7 @@ extension Runner {
 func loopSC1(_ app: Syringe.Container, _ n: Int) async {
     for index in 0..<n {
         let scope = app.makeScope()
-        scope.register(type: RequestValue.self, dependency: RequestValue(id: index))
+        scope.register(type: RequestValue.self, instance: RequestValue(id: index))
         blackHole(scope.resolve(type: UnitOfWork.self))
         try? await scope.close()
     }
@@ -147,7 +147,7 @@ func loopSC1(_ app: Syringe.Container, _ n: Int) async {
 func loopSC1(_ app: SyringeOnDictionary.Container, _ n: Int) async {
     for index in 0..<n {
         let scope = app.makeScope()
-        scope.register(type: RequestValue.self, dependency: RequestValue(id: index))
+        scope.register(type: RequestValue.self, instance: RequestValue(id: index))
         blackHole(scope.resolve(type: UnitOfWork.self))
         try? await scope.close()
     }

@@ -35,7 +35,7 @@ struct DoccDiagnosticsSnippets {
         #expect(error?.problems.map(\.path) == [["RequestLog", "RequestID"]], "\(String(describing: error))")
 
         let scope = app.makeScope()
-        scope.register(type: RequestID.self, dependency: RequestID("sample"))
+        scope.register(type: RequestID.self, instance: RequestID("sample"))
         try scope.validate()
 
         let report = try scope.validate()

@@ -23,11 +23,13 @@ struct DoccGettingStartedSnippets {
         let before = Dog.made.load(ordering: .relaxed)
 
         container.register(type: Dog.self, dependency: Dog())
+        container.register(type: Clock.self, instance: SystemClock())
 
         #expect(Dog.made.load(ordering: .relaxed) == before, "registering does not create the instance")
         let dog = container.resolve(type: Dog.self)
         #expect(Dog.made.load(ordering: .relaxed) == before + 1, "the first resolve creates it")
         #expect(container.resolve(type: Dog.self) === dog, "a registration is .shared unless you say otherwise")
+        #expect(container.resolve(type: Clock.self) === container.resolve(type: Clock.self))
         #expect(Dog.made.load(ordering: .relaxed) == before + 1)
     }
 
@@ -57,6 +59,8 @@ struct DoccGettingStartedSnippets {
         #expect(c.resolveIfRegistered(type: Animal.self, name: "cafe\u{301}") is Cat)
     }
 
+    protocol Clock: AnyObject, Sendable {}
+    final class SystemClock: Clock {}
     protocol Reader: AnyObject {}
     protocol Writer: AnyObject {}
     final class Store: Reader, Writer {}

@@ -10,6 +10,7 @@ struct ReadmeRegisteringSnippets {
     func registeringAndResolving() throws {
         let c = Container()
         c.register(type: Dog.self, dependency: Dog())                     // an instance, created lazily, shared
+        c.register(type: Clock.self, instance: SystemClock())             // an instance that exists already, shared
         c.register(type: Animal.self, name: "Cat", dependency: Cat())     // several registrations of one type, by name
         c.register(type: Animal.self, name: "Tiger") { _ in Tiger() }
 
@@ -23,6 +24,7 @@ struct ReadmeRegisteringSnippets {
         c.removeAll()
 
         #expect(dog.sound == "wooof")
+        #expect(!c.isRegistered(type: Clock.self), "removeAll removes the instance's registration too")
         #expect(cat is Cat)
         #expect(lion == nil)
         #expect(!c.isRegistered(type: Dog.self))

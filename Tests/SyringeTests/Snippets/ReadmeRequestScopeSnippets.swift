@@ -45,13 +45,13 @@ struct ReadmeRequestScopeSnippets {
 
         // per request
         let scope = app.makeScope()                                         // a child Container
-        scope.register(type: RequestID.self, dependency: RequestID("b7c1"))  // per-request values
+        scope.register(type: RequestID.self, instance: RequestID("b7c1"))    // per-request values
         let handler = try scope.tryResolve(type: TodoHandler.self)
         try await scope.close()              // disposes what the scope created, newest first
 
         // or closed on every exit path (return, throw, cancellation):
         try await app.withScope { scope in
-            scope.register(type: RequestID.self, dependency: RequestID("b7c2"))
+            scope.register(type: RequestID.self, instance: RequestID("b7c2"))
             try await handle(request, scope.tryResolve(type: TodoHandler.self))
         }
 

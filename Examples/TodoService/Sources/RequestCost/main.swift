@@ -61,7 +61,7 @@ func measure(wiring: String, requests: Int, path: String, logger: Logger) async 
         switch wiring {
         case "syringe":
             try await app.withScope { scope in
-                scope.register(type: RequestInfo.self, dependency: request)
+                scope.register(type: RequestInfo.self, instance: request)
                 try await read(42, services: scope)
             }
         case "hand":

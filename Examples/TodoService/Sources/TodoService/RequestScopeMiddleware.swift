@@ -19,7 +19,7 @@ public struct RequestScopeMiddleware<Context: RequestServicesContext>: RouterMid
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         try await container.withScope { scope in
-            scope.register(type: RequestInfo.self, dependency: RequestInfo(id: context.id, method: request.method))
+            scope.register(type: RequestInfo.self, instance: RequestInfo(id: context.id, method: request.method))
             var context = context
             context.services = scope
             return try await next(request, context)
