@@ -58,6 +58,21 @@ struct ScopeLocalPoolTests {
         #expect(events.withLock { $0 } == ["resolved", "disposed"])
     }
 
+    @Test("a copy whose instance close() disposed goes back too")
+    func disposedCopyGoesBack() async throws {
+        let app = Container()
+        let disposed = Locked(0)
+        let work = app.register(type: Tracked.self, in: .scoped) { _ in Tracked(Counter()) }
+            .onDispose { _ in disposed.withLock { $0 += 1 } }
+        do {
+            let scope = app.makeScope()
+            _ = try scope.tryResolve(type: Tracked.self)
+            try await scope.close()
+        }
+        #expect(disposed.withLock { $0 } == 1)
+        #expect(Self.pooled(work) == 1, "what the closed scope kept held the copy")
+    }
+
     @Test("a registration's pool keeps at most four copies; the others are freed")
     func poolIsBounded() throws {
         let app = Container()
