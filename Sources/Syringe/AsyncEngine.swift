@@ -278,7 +278,11 @@ extension Container {
     func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, resolver: Resolver) throws(ResolutionError) {
         let frame = resolver.frame.unsafelyUnwrapped
         let definition = unsafeDowncast(frame.definition, to: Definition<T>.self)
-        frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
+        // Asked here, not only in `deferCallbacks`: the resolution is made
+        // on first use, an allocation hooks with only disposers never need.
+        if hooks.hasCallbacks {
+            frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
+        }
         if hooks.hasDisposers, let failure = trackForDisposal(instance, of: definition, path: frame.pathText) {
             throw failure
         }
@@ -379,7 +383,10 @@ extension Container {
         }
         let box = UnsafeRawPointer(Unmanaged.passUnretained(made).toOpaque())
         try holder.publishOrAbandon(instance, box: box, of: definition, path: frame.pathText)
-        if let hooks = definition.hooksInSection() {
+        // With callbacks only: the resolution is made on first use, and the
+        // undo closure is a context to allocate, both for nothing when the
+        // hooks hold only disposers (a request's transaction).
+        if let hooks = definition.hooksInSection(), hooks.hasCallbacks {
             frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
                 if let retracted = definition.retractShared(box) {
                     Reclamation.retire(retracted)
@@ -460,7 +467,7 @@ extension Container {
         guard let created else {
             return kept   // a synchronous creator stored one first, or it is not a reference
         }
-        if let hooks = definition.hooksInSection() {
+        if let hooks = definition.hooksInSection(), hooks.hasCallbacks {   // see `makeShared`
             frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
                 try? definition.withWeakBox { $0.forget(ifHolding: created) }
             }

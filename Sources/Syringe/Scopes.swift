@@ -101,7 +101,9 @@ extension Container {
                 return instance
             }
             try holder.publishOrAbandon(instance, box: box, of: definition, path: context.pathText)
-            if let hooks = definition.loadHooks() {
+            // With callbacks only: the undo closure is a context to
+            // allocate, for nothing when the hooks hold only disposers.
+            if let hooks = definition.loadHooks(), hooks.hasCallbacks {
                 context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { _ in
                     if let retracted = definition.retractShared(box) {
                         Reclamation.retire(retracted)
@@ -130,7 +132,7 @@ extension Container {
             let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
             context.creations &+= 1
             box.store(instance)
-            if let hooks = definition.loadHooks(), let created = box.storedObject {
+            if let hooks = definition.loadHooks(), hooks.hasCallbacks, let created = box.storedObject {
                 context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { context in
                     // Runs when the outermost resolve failed, on this thread,
                     // which holds no claim by then: taking this one cannot wait
