@@ -19,7 +19,12 @@ struct PendingDisposal: @unchecked Sendable {
     /// `DisposableConformance`), then the registration's
     /// `onDispose` closures in the order they were added. Empty for an
     /// instance without any: it is only retired.
-    let disposers: [Step]
+    var disposers: Steps { Steps(first: firstDisposer, rest: moreDisposers) }
+    /// The first of `disposers`, kept apart from the others: most instances
+    /// have exactly one (a conformance or one `onDispose`), and an array
+    /// for it was an allocation per instance disposed.
+    private let firstDisposer: Step?
+    private let moreDisposers: [Step]
     /// The `.shared` box the instance was taken from, retired after disposal:
     /// a resolve that began before the close may still be reading it.
     let retiring: AnyObject?
@@ -31,6 +36,31 @@ struct PendingDisposal: @unchecked Sendable {
         case async(() async throws -> Void)
     }
 
+    /// An instance's disposers in order: the first, then the rest.
+    struct Steps: Sequence {
+        let first: Step?
+        let rest: [Step]
+
+        var isEmpty: Bool { first == nil }
+
+        func makeIterator() -> Iterator {
+            Iterator(first: first, rest: rest.makeIterator())
+        }
+
+        struct Iterator: IteratorProtocol {
+            var first: Step?
+            var rest: IndexingIterator<[Step]>
+
+            mutating func next() -> Step? {
+                if let step = first {
+                    first = nil
+                    return step
+                }
+                return rest.next()
+            }
+        }
+    }
+
     /// One of a registration's disposers, not yet bound: given the address
     /// of an instance (a `T`, for a `Definition<T>`'s), the disposer bound
     /// to a copy of it. See `Hooks.disposers`.
@@ -39,18 +69,22 @@ struct PendingDisposal: @unchecked Sendable {
     init<T>(order: UInt64, of definition: Definition<T>, instance: T, retiring: AnyObject?) {
         self.order = order
         self.definition = definition
-        var disposers: [Step] = []
-        if let own = DisposableConformance.disposer(for: instance) {
-            disposers.append(own)
-        }
+        var first = DisposableConformance.disposer(for: instance)
+        var more: [Step] = []
         if let hooks = definition.loadHooks(), hooks.hasDisposers {
             withUnsafePointer(to: instance) { address in
                 for bind in hooks.disposers {
-                    disposers.append(bind(UnsafeRawPointer(address)))
+                    let step = bind(UnsafeRawPointer(address))
+                    if first == nil {
+                        first = step
+                    } else {
+                        more.append(step)
+                    }
                 }
             }
         }
-        self.disposers = disposers
+        self.firstDisposer = first
+        self.moreDisposers = more
         self.retiring = retiring
     }
 
@@ -63,7 +97,8 @@ struct PendingDisposal: @unchecked Sendable {
     private init(order: UInt64, definition: AnyDefinition, retiring: AnyObject?) {
         self.order = order
         self.definition = definition
-        self.disposers = []
+        self.firstDisposer = nil
+        self.moreDisposers = []
         self.retiring = retiring
     }
 

@@ -107,6 +107,20 @@ struct DisposalTests {
         #expect(log.all == ["sync", "async"])
     }
 
+    @Test("an instance's own dispose() runs first, then its registration's onDispose closures in the order added")
+    func conformanceThenClosures() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: SyncResource.self, in: .scoped) { _ in SyncResource("own", log: log) }
+            .onDispose { _ in log.record("first") }
+            .onDispose { _ async in log.record("second") }
+            .onDispose { _ in log.record("third") }
+        let scope = app.makeScope()
+        _ = try scope.tryResolve(type: SyncResource.self)
+        try await scope.close()
+        #expect(log.all == ["own", "first", "second", "third"])
+    }
+
     @Test("a container's close disposes its .shared instances newest first, and only those it created")
     func containerDisposesShared() async throws {
         let log = DisposalLog()
