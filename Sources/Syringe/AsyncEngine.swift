@@ -371,6 +371,16 @@ extension Container {
     nonisolated(nonsending) private func makeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox<T> {
         let resolver = Resolver(container: holder, frame: frame)
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+        return try publishMadeShared(instance, of: definition, holder: holder, resolver: resolver, frame: frame)
+    }
+
+    /// `makeShared` once the factory has returned: publishes `instance`.
+    /// Synchronous and apart: in this unspecialised code, an async
+    /// function takes memory from the task's allocator for every value of
+    /// type `T` it may hold, on every path, and this part held two more
+    /// than the factory's result.
+    @inline(never)
+    private func publishMadeShared<T>(_ instance: T, of definition: Definition<T>, holder: Container, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) -> InstanceBox<T> {
         // The flag first, as `constructAsync` does: reading the task-local
         // cost every creation about 120 instructions, observed or not.
         if syr_observed() {
