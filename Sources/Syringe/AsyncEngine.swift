@@ -264,9 +264,7 @@ extension Container {
     @inline(__always)
     nonisolated(nonsending) func constructAsync<T>(_ type: T.Type, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
         let instance = try await callFramesFactory(T.self, resolver: resolver, arguments: arguments)
-        if syr_observed() {
-            Container.markObservedCreation()
-        }
+        Container.markCreationIfObserved()
         if let hooks = resolver.frame.unsafelyUnwrapped.hooks(of: T.self) {
             try applyHooks(hooks, to: instance, resolver: resolver)
         }
@@ -381,11 +379,7 @@ extension Container {
     /// than the factory's result.
     @inline(never)
     private func publishMadeShared<T>(_ instance: T, of definition: Definition<T>, holder: Container, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) -> InstanceBox<T> {
-        // The flag first, as `constructAsync` does: reading the task-local
-        // cost every creation about 120 instructions, observed or not.
-        if syr_observed() {
-            Container.markObservedCreation()
-        }
+        Container.markCreationIfObserved()
         guard let made = definition.publishSharedBox(instance) else {
             // A synchronous creator published first.
             if let published = definition.sharedBoxInSection() {
@@ -476,9 +470,7 @@ extension Container {
     nonisolated(nonsending) private func makeWeak<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: holder, frame: frame)
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
-        if syr_observed() {   // see `makeShared`
-            Container.markObservedCreation()
-        }
+        Container.markCreationIfObserved()
         let (kept, created) = try definition.storeWeakInstance(instance)
         guard let created else {
             return kept   // a synchronous creator stored one first, or it is not a reference
