@@ -85,11 +85,19 @@ extension Container {
         guard !syr_observed(), !isClosedNow, definition.isAsync, definition.kind == .new else {
             return try await produceAsync(definition, holder: holder, arguments: arguments, parent: nil)
         }
-        // As in `produceAsyncUnobserved`: the frame takes the lookup's
-        // reference to the definition and moves into the resolver.
-        let resolver = Resolver(container: self, frame: try AsyncFrame.enter(consume definition, parent: nil))
-        let instance = try await constructAndEndAsync(T.self, resolver: resolver, arguments: arguments)
+        // As in `produceAsyncUnobserved`: the lookup's reference to the
+        // definition is lent to the frame, which moves into the resolver.
+        let resolver = Resolver(container: self, frame: try AsyncFrame.enter(definition, parent: nil))
+        let instance: T
+        do throws(ResolutionError) {
+            instance = try await constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
+        } catch {
+            AsyncFrame.recycle(consume resolver)
+            withExtendedLifetime(definition) {}
+            throw error
+        }
         AsyncFrame.recycle(consume resolver)
+        withExtendedLifetime(definition) {}
         return instance
     }
 
@@ -100,7 +108,8 @@ extension Container {
     /// it kept, took memory from the task's allocator.
     ///
     /// Takes `definition` owned: the reference the lookup took (`startAsync`)
-    /// becomes the new frame's, rather than the frame retaining it again.
+    /// is the one a new frame borrows, held here until the frame's
+    /// `recycle`, rather than the frame retaining it again.
     @inlinable
     @inline(__always)
     nonisolated(nonsending) func produceAsyncUnobserved<T>(_ definition: consuming Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
@@ -109,18 +118,26 @@ extension Container {
         }
         switch definition.kind {
         case .new where !isClosedNow:
-            // The new frame takes the lookup's reference to the definition,
-            // and moves into its factory's resolver, which keeps the one
-            // reference to it until `recycle` takes it back for its pool:
-            // two retains and releases less per level than a frame that
-            // retained both, held here besides.
-            let resolver = Resolver(container: self, frame: try AsyncFrame.enter(consume definition, parent: parent))
-            let instance = resolver.frame.unsafelyUnwrapped.isNested
-                ? try await constructAsync(T.self, resolver: resolver, arguments: arguments)
-                // The outermost frame: no parent, or the resolve `parent`
-                // was part of has ended.
-                : try await constructOutermostAsync(T.self, arguments: arguments, resolver: resolver)
+            // The new frame borrows the definition and `parent` (which the
+            // caller holds) and moves into its factory's resolver; `recycle`
+            // takes it back for its pool, or makes it hold both if the
+            // factory kept its resolver. Two retains and releases less per
+            // level than a frame that held both all along.
+            let resolver = Resolver(container: self, frame: try AsyncFrame.enter(definition, parent: parent))
+            let instance: T
+            do throws(ResolutionError) {
+                instance = resolver.frame.unsafelyUnwrapped.isNested
+                    ? try await constructAsync(definition, resolver: resolver, arguments: arguments)
+                    // The outermost frame: no parent, or the resolve `parent`
+                    // was part of has ended.
+                    : try await constructOutermostAsync(definition, arguments: arguments, resolver: resolver)
+            } catch {
+                AsyncFrame.recycle(consume resolver)
+                withExtendedLifetime(definition) {}
+                throw error
+            }
             AsyncFrame.recycle(consume resolver)
+            withExtendedLifetime(definition) {}
             return instance
         case .shared, .scoped, .scopeLocal:
             return try await produceSharedAsync(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value
@@ -154,18 +171,18 @@ extension Container {
     /// longer be inlined itself, a frame more at every nested level.
     @inlinable
     @inline(never)
-    nonisolated(nonsending) func constructOutermostAsync<T>(_ type: T.Type, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> T {
-        try await constructAndEndAsync(T.self, resolver: resolver, arguments: arguments)
+    nonisolated(nonsending) func constructOutermostAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> T {
+        try await constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
     }
 
     /// `constructAsync` in the outermost frame, then the end of its resolve:
     /// its deferred callbacks run, or what it published is taken back.
     @inlinable
     @inline(__always)
-    nonisolated(nonsending) func constructAndEndAsync<T>(_ type: T.Type, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) func constructAndEndAsync<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
         let instance: T
         do throws(ResolutionError) {
-            instance = try await constructAsync(T.self, resolver: resolver, arguments: arguments)
+            instance = try await constructAsync(definition, resolver: resolver, arguments: arguments)
         } catch {
             resolver.frame.unsafelyUnwrapped.abandonOutermost()
             throw error
@@ -186,7 +203,7 @@ extension Container {
         switch definition.kind {
         case .new:
             return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
-                try await constructAsync(T.self, resolver: Resolver(container: self, frame: frame), arguments: arguments)
+                try await constructAsync(definition, resolver: Resolver(container: self, frame: frame), arguments: arguments)
             }
         case .shared, .scoped, .scopeLocal:
             return try await produceSharedAsync(definition, holder: holder, arguments: arguments, parent: parent).value
@@ -237,35 +254,26 @@ extension Container {
                     _ body: nonisolated(nonsending) (AsyncFrame) async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
         let frame = try AsyncFrame.enter(definition, parent: parent)
         let instance: T
-        if frame.isNested {
+        do throws(ResolutionError) {
             instance = try await body(frame)
-        } else {
-            do throws(ResolutionError) {
-                instance = try await body(frame)
-            } catch {
-                frame.abandonOutermost()
-                throw error
-            }
-            try frame.finishOutermost()
+        } catch {
+            AsyncFrame.leaveFailed(consume frame)
+            throw error
         }
-        AsyncFrame.recycle(consume frame)
+        try AsyncFrame.leave(consume frame)
         return instance
     }
 
-    /// The factory of the registration `resolver`'s frame builds, and its
-    /// hooks: `onResolved` callbacks queued for the end of the resolve, and
-    /// a `.new` or `.graph` instance with disposers handed to the nearest
-    /// scope.
-    ///
-    /// The registration is read from the frame, which holds it, each time
-    /// it is needed, rather than kept here: kept across the factory's
-    /// suspension, it would cost a retain and a release.
+    /// The factory of `definition`, the registration `resolver`'s frame
+    /// builds, and its hooks: `onResolved` callbacks queued for the end of
+    /// the resolve, and a `.new` or `.graph` instance with disposers handed
+    /// to the nearest scope.
     @inlinable
     @inline(__always)
-    nonisolated(nonsending) func constructAsync<T>(_ type: T.Type, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
-        let instance = try await callFramesFactory(T.self, resolver: resolver, arguments: arguments)
+    nonisolated(nonsending) func constructAsync<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
+        let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: resolver.frame)
         Container.markCreationIfObserved()
-        if let hooks = resolver.frame.unsafelyUnwrapped.hooks(of: T.self) {
+        if let hooks = definition.hooksInSection() {
             try applyHooks(hooks, to: instance, resolver: resolver)
         }
         return instance
@@ -283,18 +291,6 @@ extension Container {
         }
         if hooks.hasDisposers, let failure = trackForDisposal(instance, of: definition, path: frame.pathText) {
             throw failure
-        }
-    }
-
-    /// Calls the async factory of the registration `resolver`'s frame
-    /// builds, turning what it throws into a `ResolutionError`.
-    @inlinable
-    @inline(__always)
-    nonisolated(nonsending) func callFramesFactory<T>(_ type: T.Type, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
-        do {
-            return try await resolver.frame.unsafelyUnwrapped.asyncFactory(of: T.self).call(resolver, arguments: arguments)
-        } catch {
-            throw resolver.frame.unsafelyUnwrapped.failure(error)
         }
     }
 
@@ -335,18 +331,13 @@ extension Container {
     nonisolated(nonsending) func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
         let frame = try AsyncFrame.enter(definition, parent: parent)
         let box: InstanceBox<T>
-        if frame.isNested {
+        do throws(ResolutionError) {
             box = try await existingOrMadeShared(definition, holder: holder, arguments: arguments, frame: frame)
-        } else {
-            do throws(ResolutionError) {
-                box = try await existingOrMadeShared(definition, holder: holder, arguments: arguments, frame: frame)
-            } catch {
-                frame.abandonOutermost()
-                throw error
-            }
-            try frame.finishOutermost()
+        } catch {
+            AsyncFrame.leaveFailed(consume frame)
+            throw error
         }
-        AsyncFrame.recycle(consume frame)
+        try AsyncFrame.leave(consume frame)
         return box
     }
 
@@ -445,7 +436,7 @@ extension Container {
     /// Builds a `.graph` instance in its box; call holding its claim.
     @inline(__always)
     nonisolated(nonsending) private func makeGraphBox<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> AnyObject {
-        let instance = try await constructAsync(T.self, resolver: Resolver(container: self, frame: frame), arguments: arguments)
+        let instance = try await constructAsync(definition, resolver: Resolver(container: self, frame: frame), arguments: arguments)
         // The box type from `InstanceBoxTypes`: naming `InstanceBox<T>` in
         // this unspecialised code is a runtime metadata lookup.
         return InstanceBoxTypes.boxType(for: T.self).init(instance)

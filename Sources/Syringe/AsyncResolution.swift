@@ -12,8 +12,8 @@ import Synchronization
 /// request, and every frame of one outermost resolve shares one
 /// `AsyncResolution` (its `.graph` instances and deferred callbacks).
 ///
-/// A frame is read-only while anything but its engine call holds it, so
-/// child tasks can share their parent's safely; the resolution's mutable
+/// What a frame reads is fixed while anything but its engine call holds it,
+/// so child tasks can share their parent's safely; the resolution's mutable
 /// state is behind its lock, which is never held while a factory or callback
 /// runs. A frame nothing else holds when its registration is built goes back
 /// to its thread's pool (`AsyncFramePool`) for the next one.
@@ -21,32 +21,44 @@ import Synchronization
 final class AsyncFrame: @unchecked Sendable {
     // @unchecked, and exclusivity unchecked at run time: the `var`s below
     // are written only while the frame is unshared: when it is set up (new
-    // or from a pool, `setUp`), and when it goes back to a pool (`recycle`,
-    // only if nothing else holds it). In between they are read-only, however many
-    // tasks and resolvers see the frame, so no two accesses can conflict.
-    // (The dynamic checks cost each frame about 250 instructions.)
+    // or from a pool, `setUp`), and when it goes back to a pool or is freed
+    // (`releaseHeld`, only if nothing else holds it). In between they are
+    // read-only, however many tasks and resolvers see the frame, so no two
+    // accesses can conflict. The one exception, `holdsReferences`, is set
+    // by `recycle` while others may hold the frame, and read only by
+    // `releaseHeld`, once none does. (The dynamic checks cost each frame
+    // about 250 instructions.)
 
-    /// The registration this frame builds, retained (released by `recycle`
-    /// or `deinit`); nil only while unused or pooled: a pooled frame keeps
-    /// no registration alive.
+    /// The registration this frame builds; nil only while unused or pooled.
+    ///
+    /// Lent, not retained, while the engine call that made the frame runs:
+    /// that call holds the registration and outlives everything that reads
+    /// the frame through it (the factory, its resolves, its child tasks).
+    /// If anything still holds the frame when that call ends (a resolver a
+    /// factory kept, a claim, a queued callback), `recycle` retains it then
+    /// (`holdsReferences`). Retained at every level, it cost each level of
+    /// an async chain an atomic retain and release.
     @usableFromInline
     @exclusivity(unchecked)
     private(set) var definitionReference: Unmanaged<AnyDefinition>? = nil
-    /// The frame whose factory asked for this one, retained (released by
-    /// `recycle` or `deinit`); nil for the outermost.
-    ///
-    /// Unmanaged: frames are made and freed at every level of an async
-    /// resolve, and as a plain `let` the parent was copied, retained and
-    /// released wherever the engine read it; reading it unmanaged is free,
-    /// since the child holds it.
+    /// The frame whose factory asked for this one; nil for the outermost.
+    /// Lent or held as `definitionReference` is: the parent's engine call
+    /// awaits this frame's, so the parent outlives it until then.
     @usableFromInline
     @exclusivity(unchecked)
     private(set) var parentReference: Unmanaged<AsyncFrame>? = nil
+    /// Whether the frame holds references to its registration and its
+    /// parent: set by `recycle` on a frame that something else still holds
+    /// when its engine call ends, and read only by `releaseHeld`, which runs
+    /// when nothing else holds the frame any more.
+    @exclusivity(unchecked)
+    private var holdsReferences = false
     /// The outermost frame, which holds the resolution; nil for that frame.
-    /// Not retained: the chain of parents, each held by its child, keeps it
-    /// alive as long as this frame. (A strong reference cost every frame an
-    /// atomic retain and release; walking to the outermost instead made each
-    /// `.graph` edge of an async graph cost the depth of the graph.)
+    /// Not retained: the chain of parents, each one outliving its child
+    /// (see `parentReference`), keeps it alive as long as this frame. (A
+    /// strong reference cost every frame an atomic retain and release;
+    /// walking to the outermost instead made each `.graph` edge of an async
+    /// graph cost the depth of the graph.)
     @exclusivity(unchecked)
     private var outermostReference: Unmanaged<AsyncFrame>? = nil
     /// The outermost frame's resolution, made on first use: a resolve without
@@ -73,32 +85,38 @@ final class AsyncFrame: @unchecked Sendable {
 
     /// A frame for `definition` below `parent`: one from this thread's pool,
     /// else a new one, set up alike.
-    private static func make(definition: consuming AnyDefinition, parent: consuming AsyncFrame?) -> AsyncFrame {
+    private static func make(definition: AnyDefinition, parent: AsyncFrame?) -> AsyncFrame {
         let frame = AsyncFramePool.take() ?? AsyncFrame()
         frame.setUp(definition: definition, parent: parent)
         return frame
     }
 
     /// Makes an unheld frame (new, or cleared by `recycle`) the frame of
-    /// `definition` below `parent`. Takes both owned, so that their
-    /// references become the frame's without a retain and a release.
-    private func setUp(definition: consuming AnyDefinition, parent: consuming AsyncFrame?) {
-        definitionReference = Unmanaged.passRetained(definition)
-        parentReference = parent.map { Unmanaged.passRetained($0) }
+    /// `definition` below `parent`, both lent by the caller (see
+    /// `definitionReference`).
+    private func setUp(definition: AnyDefinition, parent: AsyncFrame?) {
+        definitionReference = Unmanaged.passUnretained(definition)
+        parentReference = parent.map { Unmanaged.passUnretained($0) }
         outermostReference = parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }
         depth = (parent?.depth ?? 0) + 1
         pathFilter = (parent?.pathFilter ?? 0) | Self.filterBit(definition)
     }
 
-    /// Gives `frame` to this thread's pool once its registration is built,
-    /// if nothing else holds it: not a resolver a factory kept, a child
-    /// frame, a claim or a queued callback. What it held is released first,
-    /// so a pooled frame keeps nothing alive. Saves the allocation and the
-    /// freeing of a frame at every level of an async resolve.
+    /// Ends `frame`'s engine call, on every path, returning or throwing:
+    /// gives the frame to this thread's pool if nothing else holds it (not
+    /// a resolver a factory kept, a child frame, a claim or a queued
+    /// callback), else makes it hold the references its engine call lent it
+    /// (see `definitionReference`). Call while the registration and the
+    /// parent it was entered with are still held by the caller. A pooled
+    /// frame keeps nothing alive. Saves the allocation and the freeing of a
+    /// frame at every level of an async resolve.
     @usableFromInline
     static func recycle(_ frame: consuming AsyncFrame) {
         var frame = consume frame
         guard isKnownUniquelyReferenced(&frame) else {
+            // Whoever holds the frame may read it on another thread meanwhile;
+            // that reads these references, never `holdsReferences`.
+            frame.holdReferences()
             return
         }
         // The last other reference may have been dropped just now on another
@@ -107,6 +125,34 @@ final class AsyncFrame: @unchecked Sendable {
         atomicMemoryFence(ordering: .acquiring)
         frame.releaseHeld()
         AsyncFramePool.give(consume frame)
+    }
+
+    /// Ends the engine call of `frame`, whose instance was built, and
+    /// `recycle`s it. For the outermost frame, first ends the resolve: its
+    /// deferred callbacks run, and may throw.
+    static func leave(_ frame: consuming AsyncFrame) throws(ResolutionError) {
+        var failure: ResolutionError? = nil
+        if !frame.isNested {
+            do throws(ResolutionError) {
+                try frame.finishOutermost()
+            } catch {
+                failure = error
+            }
+        }
+        recycle(consume frame)
+        if let failure {
+            throw failure
+        }
+    }
+
+    /// Ends the engine call of `frame`, whose instance could not be built,
+    /// and `recycle`s it. For the outermost frame, first ends the resolve:
+    /// what it published is taken back.
+    static func leaveFailed(_ frame: consuming AsyncFrame) {
+        if !frame.isNested {
+            frame.abandonOutermost()
+        }
+        recycle(consume frame)
     }
 
     /// `recycle` for the frame of `resolver`, a resolver made for it that
@@ -120,42 +166,36 @@ final class AsyncFrame: @unchecked Sendable {
         recycle(frame)
     }
 
+    /// Retains what the frame's engine call lent it, for a frame that
+    /// outlives that call.
+    private func holdReferences() {
+        _ = definitionReference?.retain()
+        _ = parentReference?.retain()
+        holdsReferences = true
+    }
+
     /// Releases what the frame holds, back to `init()`'s state: before the
-    /// frame goes to a pool, and when it is freed.
+    /// frame goes to a pool, and when it is freed. Nothing else holds the
+    /// frame then, so its fields need no atomic exchange.
     private func releaseHeld() {
-        if let resolution = Self.resolution(at: lazyResolution.exchange(0, ordering: .acquiring)) {
+        if let resolution = Self.resolution(at: lazyResolution.load(ordering: .acquiring)) {
+            lazyResolution.store(0, ordering: .relaxed)
             Unmanaged.passUnretained(resolution).release()
         }
         ended.store(false, ordering: .relaxed)
-        parentReference?.release()
+        if holdsReferences {
+            parentReference?.release()
+            definitionReference?.release()
+            holdsReferences = false
+        }
         parentReference = nil
         outermostReference = nil
-        definitionReference?.release()
         definitionReference = nil
     }
 
     /// The registration this frame builds.
     var definition: AnyDefinition {
         definitionReference.unsafelyUnwrapped.takeUnretainedValue()
-    }
-
-    /// The async factory of the registration this frame builds, a
-    /// `Definition<T>`: read without retaining the registration, which the
-    /// frame holds.
-    @inlinable
-    func asyncFactory<T>(of type: T.Type) -> Definition<T>.AsyncFactory {
-        // Only async definitions get here, and every one has an async factory.
-        definitionReference.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: Definition<T>.self).extras.unsafelyUnwrapped.asyncFactory.unsafelyUnwrapped
-        }
-    }
-
-    /// The hooks of the registration this frame builds, a `Definition<T>`.
-    @inlinable
-    func hooks<T>(of type: T.Type) -> Hooks<T>? {
-        definitionReference.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: Definition<T>.self).hooksInSection()
-        }
     }
 
     /// `definition`'s bit in `pathFilter`: one of 64, by its dense index, so
@@ -209,7 +249,12 @@ final class AsyncFrame: @unchecked Sendable {
     /// `enter` applies this to every frame it makes, so the engine asks it
     /// only where a parent is used before a frame is entered.
     var unlessEnded: AsyncFrame? {
-        outermost._withUnsafeGuaranteedRef { $0.ended.load(ordering: .acquiring) } ? nil : self
+        hasEnded ? nil : self
+    }
+
+    /// Whether this frame's outermost resolve has returned: see `unlessEnded`.
+    var hasEnded: Bool {
+        outermost._withUnsafeGuaranteedRef { $0.ended.load(ordering: .acquiring) }
     }
 
     /// Ends the outermost resolve: see `unlessEnded`. Drops its graph and
@@ -252,11 +297,22 @@ final class AsyncFrame: @unchecked Sendable {
     /// when nil, or when the resolve `parent` belonged to has ended: see
     /// `unlessEnded`); fails on a cycle, with the same bounds as the
     /// synchronous engine (`ResolutionContext.enterNested`).
+    ///
+    /// The caller lends the frame `definition` and `parent`: it holds both
+    /// until it passes the frame to `recycle`, which it does on every path.
     @usableFromInline
-    static func enter(_ definition: consuming AnyDefinition, parent: AsyncFrame?) throws(ResolutionError) -> AsyncFrame {
-        guard let parent = parent?.unlessEnded else {
+    static func enter(_ definition: AnyDefinition, parent: AsyncFrame?) throws(ResolutionError) -> AsyncFrame {
+        // Passed on unwrapped rather than bound (`if let`): the binding was
+        // a copy, a retain and a release per level.
+        guard parent != nil, !parent.unsafelyUnwrapped.hasEnded else {
             return make(definition: definition, parent: nil)
         }
+        return try enter(definition, below: parent.unsafelyUnwrapped)
+    }
+
+    /// `enter` below a parent whose resolve is running.
+    @inline(__always)
+    private static func enter(_ definition: AnyDefinition, below parent: AsyncFrame) throws(ResolutionError) -> AsyncFrame {
         let occurrences = parent.pathFilter & filterBit(definition) == 0 ? 0 : parent.occurrences(of: definition)
         if (occurrences > 0 && !definition.takesArguments) || occurrences >= ResolutionContext.maximumRecursion
             || parent.depth >= ResolutionContext.maximumDepth {
@@ -280,8 +336,9 @@ final class AsyncFrame: @unchecked Sendable {
     /// Calls `visit` with this frame and then each parent, up to the
     /// outermost or until `visit` returns false.
     ///
-    /// Without reference counting: every frame holds its parent, and the
-    /// caller holds this one, so the chain outlives the walk. Each `enter`
+    /// Without reference counting: every frame's parent outlives it (see
+    /// `parentReference`), and the caller holds this one, so the chain
+    /// outlives the walk. Each `enter`
     /// walks the whole path, and retaining each frame on the way cost a
     /// five-level chain of async factories ten retains and releases.
     @inline(__always)

@@ -409,13 +409,20 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// `loadHooks()` for the async engine, which holds no read-side section
     /// of its own: a replaced hooks object is retired, and must not be
     /// freed between the load and the retain.
-    @usableFromInline
+    @inlinable
     func hooksInSection() -> Hooks<T>? {
         // Nearly every registration has none: the pointer alone says so,
-        // and reading it (not what it points to) needs no section.
+        // and reading it (not what it points to) needs no section. Inlined
+        // for that check: a call per async creation otherwise.
         guard hooks.load(ordering: .acquiring) != nil else {
             return nil
         }
+        return loadHooksInSection()
+    }
+
+    /// `hooksInSection` once the registration has hooks.
+    @usableFromInline
+    func loadHooksInSection() -> Hooks<T>? {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         return loadHooks()

@@ -453,6 +453,30 @@ struct AsyncFactoryTests {
         kept.withLock { $0 = nil }
     }
 
+    @Test("a resolver a factory hands to a task resolves during its resolve and after it, while its registration is replaced")
+    func resolverHandedToTask() async throws {
+        let tasks = Locked<[Task<Tracked, any Error>]>([])
+        let c = Container()
+        let counter = Counter()
+        c.register(type: Tracked.self, in: .new) { _ async in Tracked(counter) }
+        for round in 0..<200 {
+            c.register(type: Pair<Tracked>.self, in: .new) { (r: Resolver) async throws in
+                // The task outlives this factory's frame, and may run before
+                // or after the resolve returns.
+                tasks.withLock { $0.append(Task { try await r.resolve(type: Tracked.self) }) }
+                return Pair(first: try await r.resolve(), second: try await r.resolve())
+            }
+            let pair = try await c.resolveAsync(type: Pair<Tracked>.self)
+            #expect(pair.first !== pair.second, "round \(round)")
+        }
+        // Each round replaced the registration whose frame a task kept.
+        for task in tasks.withLock({ $0 }) {
+            _ = try await task.value
+        }
+        #expect(counter.created == 600)
+        tasks.withLock { $0 = [] }
+    }
+
     // MARK: Cycles
 
     @Test("a cycle through async factories is reported with its path")

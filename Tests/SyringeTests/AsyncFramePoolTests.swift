@@ -59,6 +59,42 @@ struct AsyncFramePoolTests {
         #expect(kept.frame!.depth == 1)
     }
 
+    @Test("a frame kept past its engine call holds what the call lent it: its registration and its parent")
+    func keptFrameHoldsWhatItWasLent() throws {
+        Self.drain()
+        weak var outerRegistration: AnyDefinition?
+        weak var innerRegistration: AnyDefinition?
+        weak var control: AnyDefinition?
+        var kept: Resolver?
+        do {
+            let c = Container()
+            let outer = c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
+            let inner = c.register(type: Dog.self, in: .new) { _ in Dog() }
+            control = c.register(type: Cat.self, in: .new) { _ in Cat() }.definition
+            outerRegistration = outer.definition
+            innerRegistration = inner.definition
+            // The engine lends a frame its registration and its parent while
+            // the call that made it runs.
+            let parent = try AsyncFrame.enter(outer.definition, parent: nil)
+            let child = try AsyncFrame.enter(inner.definition, parent: parent)
+            kept = Resolver(container: c, frame: child)
+            AsyncFrame.recycle(consume child)
+            AsyncFrame.recycle(consume parent)
+            #expect(Self.drain() == 0, "a frame the kept one needs was pooled")
+            // Replaced, the registrations are retired: the container no
+            // longer holds them, and the calls that lent them have ended.
+            c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
+            c.register(type: Dog.self, in: .new) { _ in Dog() }
+            c.register(type: Cat.self, in: .new) { _ in Cat() }
+        }
+        // Retired last, the control is freed once the others could be.
+        #expect(afterReclamation { control == nil })
+        #expect(outerRegistration != nil && innerRegistration != nil, "a kept frame let its registration go")
+        #expect(kept?.frame?.pathText == ["Tracked", "Dog"])
+        kept = nil
+        #expect(afterReclamation { outerRegistration == nil && innerRegistration == nil }, "a kept frame leaked")
+    }
+
     @Test("a pooled frame keeps nothing alive: its registration and its resolve's graph are freed")
     func pooledFrameHoldsNothing() throws {
         Self.drain()
