@@ -25,12 +25,14 @@ struct AsyncFramePool: ~Copyable {
     }
 
     /// A frame from this thread's pool, if it has one.
+    @inline(__always)
     static func take() -> AsyncFrame? {
         current.pointee.pop()
     }
 
     /// Keeps `frame`, which nothing else holds, in this thread's pool, or
     /// lets it be freed if the pool is full.
+    @inline(__always)
     static func give(_ frame: consuming AsyncFrame) {
         current.pointee.push(frame)
     }

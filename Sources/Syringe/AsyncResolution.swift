@@ -85,6 +85,7 @@ final class AsyncFrame: @unchecked Sendable {
 
     /// A frame for `definition` below `parent`: one from this thread's pool,
     /// else a new one, set up alike.
+    @inline(__always)
     private static func make(definition: AnyDefinition, parent: AsyncFrame?) -> AsyncFrame {
         let frame = AsyncFramePool.take() ?? AsyncFrame()
         frame.setUp(definition: definition, parent: parent)
@@ -94,6 +95,7 @@ final class AsyncFrame: @unchecked Sendable {
     /// Makes an unheld frame (new, or cleared by `recycle`) the frame of
     /// `definition` below `parent`, both lent by the caller (see
     /// `definitionReference`).
+    @inline(__always)
     private func setUp(definition: AnyDefinition, parent: AsyncFrame?) {
         definitionReference = Unmanaged.passUnretained(definition)
         parentReference = parent.map { Unmanaged.passUnretained($0) }
@@ -177,6 +179,7 @@ final class AsyncFrame: @unchecked Sendable {
     /// Releases what the frame holds, back to `init()`'s state: before the
     /// frame goes to a pool, and when it is freed. Nothing else holds the
     /// frame then, so its fields need no atomic exchange.
+    @inline(__always)
     private func releaseHeld() {
         if let resolution = Self.resolution(at: lazyResolution.load(ordering: .acquiring)) {
             lazyResolution.store(0, ordering: .relaxed)
