@@ -176,6 +176,9 @@ final class AsyncFrame: @unchecked Sendable {
     /// Retains what the frame's engine call lent it, for a frame that
     /// outlives that call.
     private func holdReferences() {
+        // Once: a frame is recycled once by its engine call, but a frame
+        // recycled again (by a test, say) must not hold its references twice.
+        guard !holdsReferences else { return }
         _ = definitionReference?.retain()
         _ = parentReference?.retain()
         holdsReferences = true
