@@ -26,8 +26,8 @@ final class AsyncFrame: @unchecked Sendable {
     // read-only, however many tasks and resolvers see the frame, so no two
     // accesses can conflict. The one exception, `holdsReferences`, is set
     // by `recycle` while others may hold the frame, and read only by
-    // `releaseHeld`, once none does. (The dynamic checks cost each frame
-    // about 250 instructions.)
+    // `recycle` and by `releaseHeld`, once none does: never by the others.
+    // (The dynamic checks cost each frame about 250 instructions.)
 
     /// The registration this frame builds; nil only while unused or pooled.
     ///
@@ -49,8 +49,8 @@ final class AsyncFrame: @unchecked Sendable {
     private(set) var parentReference: Unmanaged<AsyncFrame>? = nil
     /// Whether the frame holds references to its registration and its
     /// parent: set by `recycle` on a frame that something else still holds
-    /// when its engine call ends, and read only by `releaseHeld`, which runs
-    /// when nothing else holds the frame any more.
+    /// when its engine call ends, and read only by `recycle` and by
+    /// `releaseHeld`, which runs when nothing else holds the frame any more.
     @exclusivity(unchecked)
     private var holdsReferences = false
     /// The outermost frame, which holds the resolution; nil for that frame.
