@@ -92,12 +92,10 @@ extension Container {
         do throws(ResolutionError) {
             instance = try await constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
         } catch {
-            AsyncFrame.recycle(consume resolver)
-            withExtendedLifetime(definition) {}
+            AsyncFrame.recycle(consume resolver, lentBy: definition)
             throw error
         }
-        AsyncFrame.recycle(consume resolver)
-        withExtendedLifetime(definition) {}
+        AsyncFrame.recycle(consume resolver, lentBy: definition)
         return instance
     }
 
@@ -132,12 +130,10 @@ extension Container {
                     // was part of has ended.
                     : try await constructOutermostAsync(definition, arguments: arguments, resolver: resolver)
             } catch {
-                AsyncFrame.recycle(consume resolver)
-                withExtendedLifetime(definition) {}
+                AsyncFrame.recycle(consume resolver, lentBy: definition)
                 throw error
             }
-            AsyncFrame.recycle(consume resolver)
-            withExtendedLifetime(definition) {}
+            AsyncFrame.recycle(consume resolver, lentBy: definition)
             return instance
         case .shared, .scoped, .scopeLocal:
             return try await produceSharedAsync(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value
@@ -274,16 +270,15 @@ extension Container {
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: resolver.frame)
         Container.markCreationIfObserved()
         if let hooks = definition.hooksInSection() {
-            try applyHooks(hooks, to: instance, resolver: resolver)
+            try applyHooks(hooks, to: instance, of: definition, resolver: resolver)
         }
         return instance
     }
 
     /// A new `.new` or `.graph` instance's hooks, out of line.
     @usableFromInline
-    func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, resolver: Resolver) throws(ResolutionError) {
+    func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver) throws(ResolutionError) {
         let frame = resolver.frame.unsafelyUnwrapped
-        let definition = unsafeDowncast(frame.definition, to: Definition<T>.self)
         // Asked here, not only in `deferCallbacks`: the resolution is made
         // on first use, an allocation hooks with only disposers never need.
         if hooks.hasCallbacks {

@@ -163,9 +163,13 @@ final class AsyncFrame: @unchecked Sendable {
     }
 
     /// `recycle` for the frame of `resolver`, a resolver made for it that
-    /// held its only reference besides any a factory kept.
+    /// held its only reference besides any a factory kept. `registration`,
+    /// the one the frame was entered with, is taken only to be held until
+    /// the frame has been recycled: the caller's reference is the one the
+    /// frame borrows, and a consumed parameter's may otherwise be released
+    /// as soon as it was last used.
     @usableFromInline
-    static func recycle(_ resolver: consuming Resolver) {
+    static func recycle(_ resolver: consuming Resolver, lentBy registration: AnyDefinition) {
         let frame = resolver.frame.unsafelyUnwrapped
         // The resolver's references go first, so that a frame held by
         // nothing else is seen as unique.
