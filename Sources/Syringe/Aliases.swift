@@ -29,10 +29,10 @@ extension Container {
     /// `forwarding(to:as:name:)`.
     static func forwardingAsync<T, U>(to target: Definition<T>, as alias: U.Type, name: String?) -> Definition<U>.AsyncFactory.WithArguments {
         { resolver, arguments in
-            let holder = resolver.container
+            let holder = resolver.containerReference
             // Unobserved: the alias's own resolve is the one observers see,
             // as on the synchronous path.
-            let instance = try await holder.produceAsyncUnobserved(target, holder: .passUnretained(holder), arguments: arguments.pointer, parent: resolver.frame)
+            let instance = try await produceAsyncUnobserved(target, in: holder, holder: holder, arguments: arguments.pointer, parent: resolver.frame)
             guard let converted = instance as? U else {
                 let step = TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
                 throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),

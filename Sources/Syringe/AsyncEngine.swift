@@ -12,10 +12,14 @@ public import CSyringeTable
 /// `AsyncClaims` in place of `InstanceCreation`, so that no thread ever waits
 /// for a suspended factory.
 ///
-/// Definitions and containers are held strongly here: the read-side section
-/// that keeps what a lock-free lookup found alive belongs to one thread and
-/// cannot stay open across a suspension, so each lookup takes its
-/// references inside its section (`startAsync`) and closes it at once.
+/// Definitions are held strongly here: the read-side section that keeps
+/// what a lock-free lookup found alive belongs to one thread and cannot stay
+/// open across a suspension, so each lookup takes its reference inside its
+/// section (`startAsync`) and closes it at once. The container asked is not:
+/// on the fast path (an async `.new` registration) it goes down the engine
+/// as an `Unmanaged<Container>`, from the `Resolver` that asked, which its
+/// engine call outlives, to the resolver made for the next factory, lent to
+/// that one's frame (see `Resolver.containerReference`).
 extension Container {
     /// What the lookup that starts an async resolve found: an existing
     /// `.shared` instance, or the definition to produce one from.
@@ -58,21 +62,24 @@ extension Container {
     /// common edge of an async graph, built with the fewest calls (each call
     /// of an async function costs a frame from the task's allocator).
     /// `holder` is `self` or one of its ancestors (see `AsyncStart`).
+    ///
+    /// Static, the container asked (`container`) unretained: see the
+    /// comment on this extension.
     @inlinable
     @inline(__always)
-    nonisolated(nonsending) func produceAsync<T>(_ definition: consuming Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) static func produceAsync<T>(_ definition: consuming Definition<T>, in container: Unmanaged<Container>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         if syr_observed() {
-            return try await produceAsyncObserved(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
+            return try await container.takeUnretainedValue().produceAsyncObserved(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
         }
-        return try await produceAsyncUnobserved(definition, holder: holder, arguments: arguments, parent: parent)
+        return try await produceAsyncUnobserved(definition, in: container, holder: holder, arguments: arguments, parent: parent)
     }
 
     /// `produceAsync`, specialised but called rather than inlined: for the
     /// lookups inlined into their callers (`resolveIfRegisteredAsync`).
     @inlinable
     @inline(never)
-    nonisolated(nonsending) func produceAsyncOutOfLine<T>(_ definition: consuming Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        try await produceAsync(definition, holder: holder, arguments: arguments, parent: parent)
+    nonisolated(nonsending) static func produceAsyncOutOfLine<T>(_ definition: consuming Definition<T>, in container: Unmanaged<Container>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        try await produceAsync(definition, in: container, holder: holder, arguments: arguments, parent: parent)
     }
 
     /// `produceAsyncOutOfLine` for a resolve that no factory asked for
@@ -83,14 +90,16 @@ extension Container {
     @inline(never)
     nonisolated(nonsending) func produceAsyncOutermost<T>(_ definition: consuming Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
         guard !syr_observed(), !isClosedNow, definition.isAsync, definition.kind == .new else {
-            return try await produceAsync(definition, holder: holder, arguments: arguments, parent: nil)
+            return try await Self.produceAsync(definition, in: .passUnretained(self), holder: holder, arguments: arguments, parent: nil)
         }
         // As in `produceAsyncUnobserved`: the lookup's reference to the
-        // definition is lent to the frame, which moves into the resolver.
-        let resolver = Resolver(container: self, frame: try AsyncFrame.enter(definition, parent: nil))
+        // definition and the caller's to `self` are lent to the frame, which
+        // moves into the resolver.
+        let container = Unmanaged.passUnretained(self)
+        let resolver = Resolver(lentBy: try AsyncFrame.enter(definition, parent: nil, lending: container))
         let instance: T
         do throws(ResolutionError) {
-            instance = try await constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
+            instance = try await Self.constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
         } catch {
             AsyncFrame.recycle(consume resolver, lentBy: definition)
             throw error
@@ -110,18 +119,21 @@ extension Container {
     /// `recycle`, rather than the frame retaining it again.
     @inlinable
     @inline(__always)
-    nonisolated(nonsending) func produceAsyncUnobserved<T>(_ definition: consuming Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) static func produceAsyncUnobserved<T>(_ definition: consuming Definition<T>, in container: Unmanaged<Container>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         guard definition.isAsync else {
-            return try produceBridged(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
+            return try container.withBorrowed { (container) throws(ResolutionError) in
+                try container.produceBridged(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
+            }
         }
         switch definition.kind {
-        case .new where !isClosedNow:
-            // The new frame borrows the definition and `parent` (which the
-            // caller holds) and moves into its factory's resolver; `recycle`
-            // takes it back for its pool, or makes it hold both if the
-            // factory kept its resolver. Two retains and releases less per
-            // level than a frame that held both all along.
-            let resolver = Resolver(container: self, frame: try AsyncFrame.enter(definition, parent: parent))
+        case .new where !container.withBorrowed({ $0.isClosedNow }):
+            // The new frame borrows the definition, `parent` and the
+            // container (which the caller holds) and moves into its
+            // factory's resolver; `recycle` takes it back for its pool, or
+            // makes it hold all three if the factory kept its resolver.
+            // Three retains and releases less per level than a frame and a
+            // resolver that held them all along.
+            let resolver = Resolver(lentBy: try AsyncFrame.enter(definition, parent: parent, lending: container))
             let instance: T
             do throws(ResolutionError) {
                 instance = resolver.frame.unsafelyUnwrapped.isNested
@@ -136,25 +148,27 @@ extension Container {
             AsyncFrame.recycle(consume resolver, lentBy: definition)
             return instance
         case .shared, .scoped, .scopeLocal:
-            return try await produceSharedAsync(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value
-        case .graph where !isClosedNow:
-            return unsafeDowncast(try await reuseOrConstructInGraphAsync(definition, arguments: arguments, parent: parent),
+            return try await produceSharedAsync(definition, in: container, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value
+        case .graph where !container.withBorrowed({ $0.isClosedNow }):
+            return unsafeDowncast(try await reuseOrConstructInGraphAsync(definition, in: container, arguments: arguments, parent: parent),
                                   to: InstanceBox<T>.self).value
         default:
-            return try await produceAsyncSlowly(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
+            return try await container.takeUnretainedValue().produceAsyncSlowly(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
         }
     }
 
     /// A `.shared` or `.scoped` async registration's instance, in its box.
+    /// Static, `container` (the container asked) unretained, as in
+    /// `produceAsync`.
     @usableFromInline
-    nonisolated(nonsending) func produceSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
-        if isClosed {
+    nonisolated(nonsending) static func produceSharedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
+        if container.withBorrowed({ $0.isClosed }) {
             throw definition.error(.closed, path: path(to: definition, below: parent))
         }
         if definition.kind == .shared {
             return try await createSharedAsync(definition, holder: holder, arguments: arguments, parent: parent)
         }
-        return try await produceScopedAsync(definition, holder: holder, arguments: arguments, parent: parent)
+        return try await produceScopedAsync(definition, in: container, holder: holder, arguments: arguments, parent: parent)
     }
 
     /// `constructAsync` for the outermost frame of a resolve, which then
@@ -167,7 +181,7 @@ extension Container {
     /// longer be inlined itself, a frame more at every nested level.
     @inlinable
     @inline(never)
-    nonisolated(nonsending) func constructOutermostAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) static func constructOutermostAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> T {
         try await constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
     }
 
@@ -175,7 +189,7 @@ extension Container {
     /// its deferred callbacks run, or what it published is taken back.
     @inlinable
     @inline(__always)
-    nonisolated(nonsending) func constructAndEndAsync<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) static func constructAndEndAsync<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
         let instance: T
         do throws(ResolutionError) {
             instance = try await constructAsync(definition, resolver: resolver, arguments: arguments)
@@ -194,25 +208,25 @@ extension Container {
             return try produceBridged(definition, holder: holder, arguments: arguments, parent: parent)
         }
         if isClosed {
-            throw definition.error(.closed, path: path(to: definition, below: parent))
+            throw definition.error(.closed, path: Self.path(to: definition, below: parent))
         }
         switch definition.kind {
         case .new:
-            return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
-                try await constructAsync(definition, resolver: Resolver(container: self, frame: frame), arguments: arguments)
+            return try await Self.inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
+                try await Self.constructAsync(definition, resolver: Resolver(container: self, frame: frame), arguments: arguments)
             }
         case .shared, .scoped, .scopeLocal:
-            return try await produceSharedAsync(definition, holder: holder, arguments: arguments, parent: parent).value
+            return try await Self.produceSharedAsync(definition, in: .passUnretained(self), holder: holder, arguments: arguments, parent: parent).value
         case .graph:
-            return unsafeDowncast(try await reuseOrConstructInGraphAsync(definition, arguments: arguments, parent: parent),
+            return unsafeDowncast(try await Self.reuseOrConstructInGraphAsync(definition, in: .passUnretained(self), arguments: arguments, parent: parent),
                                   to: InstanceBox<T>.self).value
         case .weak:
             return try await reuseOrCreateWeakAsync(definition, holder: holder, arguments: arguments, parent: parent)
         case .forward:
             // An alias has no frame of its own, as on the synchronous path.
-            return try await callAsyncFactory(definition, resolver: Resolver(container: holder, frame: parent), arguments: arguments, frame: parent)
+            return try await Self.callAsyncFactory(definition, resolver: Resolver(container: holder, frame: parent), arguments: arguments, frame: parent)
         case .forwardToScoped:
-            return try await callAsyncFactory(definition, resolver: Resolver(container: self, frame: parent), arguments: arguments, frame: parent)
+            return try await Self.callAsyncFactory(definition, resolver: Resolver(container: self, frame: parent), arguments: arguments, frame: parent)
         }
     }
 
@@ -246,7 +260,7 @@ extension Container {
     /// is not inlined allocates its frame from the task's allocator, and a
     /// `.scoped` or `.shared` creation went through six of them.
     @inline(__always)
-    nonisolated(nonsending) func inFrame<T>(_ definition: AnyDefinition, parent: AsyncFrame?,
+    nonisolated(nonsending) static func inFrame<T>(_ definition: AnyDefinition, parent: AsyncFrame?,
                     _ body: nonisolated(nonsending) (AsyncFrame) async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
         let frame = try AsyncFrame.enter(definition, parent: parent)
         let instance: T
@@ -266,7 +280,7 @@ extension Container {
     /// to the nearest scope.
     @inlinable
     @inline(__always)
-    nonisolated(nonsending) func constructAsync<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) static func constructAsync<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: resolver.frame)
         Container.markCreationIfObserved()
         if let hooks = definition.hooksInSection() {
@@ -275,16 +289,17 @@ extension Container {
         return instance
     }
 
-    /// A new `.new` or `.graph` instance's hooks, out of line.
+    /// A new `.new` or `.graph` instance's hooks, out of line; `resolver`
+    /// is the one its factory was given, of the container asked.
     @usableFromInline
-    func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver) throws(ResolutionError) {
+    static func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver) throws(ResolutionError) {
         let frame = resolver.frame.unsafelyUnwrapped
         // Asked here, not only in `deferCallbacks`: the resolution is made
         // on first use, an allocation hooks with only disposers never need.
         if hooks.hasCallbacks {
             frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
         }
-        if hooks.hasDisposers, let failure = trackForDisposal(instance, of: definition, path: frame.pathText) {
+        if hooks.hasDisposers, let failure = resolver.container.trackForDisposal(instance, of: definition, path: frame.pathText) {
             throw failure
         }
     }
@@ -292,7 +307,7 @@ extension Container {
     /// Calls the async factory, turning what it throws into a `ResolutionError`.
     @inlinable
     @inline(__always)
-    nonisolated(nonsending) func callAsyncFactory<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, frame: AsyncFrame?) async throws(ResolutionError) -> T {
+    nonisolated(nonsending) static func callAsyncFactory<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, frame: AsyncFrame?) async throws(ResolutionError) -> T {
         do {
             // Only async definitions get here, and every one has an async factory.
             return try await definition.extras.unsafelyUnwrapped.asyncFactory.unsafelyUnwrapped.call(resolver, arguments: arguments)
@@ -303,7 +318,7 @@ extension Container {
 
     /// What an async factory threw, as a `ResolutionError`.
     @usableFromInline
-    func asyncFailure(_ error: any Error, in definition: AnyDefinition, frame: AsyncFrame?) -> ResolutionError {
+    static func asyncFailure(_ error: any Error, in definition: AnyDefinition, frame: AsyncFrame?) -> ResolutionError {
         if let frame {
             return frame.failure(error)
         }
@@ -323,7 +338,7 @@ extension Container {
     /// functions of their own even where they are inlined, and each call of
     /// one took a frame from the task's allocator, three per creation (a
     /// request's scope makes one or two).
-    nonisolated(nonsending) func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
+    nonisolated(nonsending) static func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
         let frame = try AsyncFrame.enter(definition, parent: parent)
         let box: InstanceBox<T>
         do throws(ResolutionError) {
@@ -341,7 +356,7 @@ extension Container {
     /// `AsyncClaims.existingOrCreated` does, with `makeShared` called
     /// directly rather than as its async closure.
     @inline(__always)
-    nonisolated(nonsending) private func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox<T> {
+    nonisolated(nonsending) private static func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox<T> {
         let key = ObjectIdentifier(definition)
         if let found = try await AsyncClaims.existingOrClaimed(key, for: frame, existing: { definition.sharedBoxInSection() }) {
             return found
@@ -352,9 +367,9 @@ extension Container {
 
     /// Makes and publishes a `.shared` instance; call holding its claim.
     @inline(__always)
-    nonisolated(nonsending) private func makeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox<T> {
+    nonisolated(nonsending) private static func makeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox<T> {
         let resolver = Resolver(container: holder, frame: frame)
-        let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+        let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
         return try publishMadeShared(instance, of: definition, holder: holder, resolver: resolver, frame: frame)
     }
 
@@ -364,7 +379,7 @@ extension Container {
     /// type `T` it may hold, on every path, and this part held two more
     /// than the factory's result.
     @inline(never)
-    private func publishMadeShared<T>(_ instance: T, of definition: Definition<T>, holder: Container, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) -> InstanceBox<T> {
+    private static func publishMadeShared<T>(_ instance: T, of definition: Definition<T>, holder: Container, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) -> InstanceBox<T> {
         Container.markCreationIfObserved()
         guard let made = definition.publishSharedBox(instance) else {
             // A synchronous creator published first.
@@ -398,8 +413,12 @@ extension Container {
     /// O(1) per edge: the slot is found by the registration's graph index
     /// and claimed under the graph's own lock (`AsyncResolution.claim`), and
     /// the frame's cycle check is a filter test (`AsyncFrame.enter`).
+    ///
+    /// Static, `container` (the container asked) unretained, as in
+    /// `produceAsync`: a strong `self` here was a retain and a release per
+    /// edge, taken by the specialised caller from its unretained container.
     @usableFromInline
-    nonisolated(nonsending) func reuseOrConstructInGraphAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> AnyObject {
+    nonisolated(nonsending) static func reuseOrConstructInGraphAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> AnyObject {
         if let parent = parent?.unlessEnded, let box = parent.resolution.box(of: definition) {
             return box
         }
@@ -412,7 +431,7 @@ extension Container {
             case .claimed:
                 let made: AnyObject
                 do throws(ResolutionError) {
-                    made = try await makeGraphBox(definition, arguments: arguments, frame: frame)
+                    made = try await makeGraphBox(definition, in: container, arguments: arguments, frame: frame)
                 } catch {
                     resolution.storeAndRelease(nil, in: slot)
                     throw error
@@ -422,7 +441,7 @@ extension Container {
                 return try await AsyncClaims.existingOrCreated(ObjectIdentifier(slot), for: frame) { () throws(ResolutionError) in
                     resolution.box(in: slot)
                 } create: { () throws(ResolutionError) -> AnyObject in
-                    resolution.store(try await makeGraphBox(definition, arguments: arguments, frame: frame), in: slot)
+                    resolution.store(try await makeGraphBox(definition, in: container, arguments: arguments, frame: frame), in: slot)
                 }
             }
         }
@@ -430,8 +449,8 @@ extension Container {
 
     /// Builds a `.graph` instance in its box; call holding its claim.
     @inline(__always)
-    nonisolated(nonsending) private func makeGraphBox<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> AnyObject {
-        let instance = try await constructAsync(definition, resolver: Resolver(container: self, frame: frame), arguments: arguments)
+    nonisolated(nonsending) private static func makeGraphBox<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> AnyObject {
+        let instance = try await constructAsync(definition, resolver: Resolver(container: container.takeUnretainedValue(), frame: frame), arguments: arguments)
         // The box type from `InstanceBoxTypes`: naming `InstanceBox<T>` in
         // this unspecialised code is a runtime metadata lookup.
         return InstanceBoxTypes.boxType(for: T.self).init(instance)
@@ -440,9 +459,9 @@ extension Container {
     /// `.weak`: the live instance, or a new one made by one task at a time.
     nonisolated(nonsending) func reuseOrCreateWeakAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         if let hooks = definition.hooksInSection(), hooks.hasDisposers {
-            throw definition.error(.disposerWithoutOwner(scope: .weak), path: path(to: definition, below: parent))
+            throw definition.error(.disposerWithoutOwner(scope: .weak), path: Self.path(to: definition, below: parent))
         }
-        return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
+        return try await Self.inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
             try await AsyncClaims.existingOrCreated(ObjectIdentifier(definition), for: frame) { () throws(ResolutionError) in
                 try definition.liveWeakInstance()
             } create: { () throws(ResolutionError) -> T in
@@ -455,7 +474,7 @@ extension Container {
     @inline(__always)
     nonisolated(nonsending) private func makeWeak<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: holder, frame: frame)
-        let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+        let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
         Container.markCreationIfObserved()
         let (kept, created) = try definition.storeWeakInstance(instance)
         guard let created else {
@@ -471,9 +490,9 @@ extension Container {
 
     /// `.scoped`: the nearest scope's instance, created once per scope.
     /// Returns the instance's box, as `createSharedAsync` does.
-    nonisolated(nonsending) func produceScopedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
-        guard let scope = nearestScope else {
-            throw noScope(for: definition, path: path(to: definition, below: parent), captor: parent?.innermostSingleton)
+    nonisolated(nonsending) static func produceScopedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
+        guard let scope = container.withBorrowed({ $0.nearestScope }) else {
+            throw container.withBorrowed { $0.noScope(for: definition, path: path(to: definition, below: parent), captor: parent?.innermostSingleton) }
         }
         if scope.isClosed {
             throw definition.error(.closed, path: path(to: definition, below: parent))
@@ -485,11 +504,11 @@ extension Container {
         if let box = local.sharedBoxInSection() {
             return box
         }
-        return try await scope.createSharedAsync(local, holder: scope, arguments: arguments, parent: parent)
+        return try await createSharedAsync(local, holder: scope, arguments: arguments, parent: parent)
     }
 
     /// The path of an error about `definition`, asked for by `parent`'s factory.
-    func path(to definition: AnyDefinition, below parent: AsyncFrame?) -> [String] {
+    static func path(to definition: AnyDefinition, below parent: AsyncFrame?) -> [String] {
         (parent?.pathText ?? []) + [definition.stepText]
     }
 }

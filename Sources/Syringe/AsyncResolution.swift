@@ -47,8 +47,16 @@ final class AsyncFrame: @unchecked Sendable {
     @usableFromInline
     @exclusivity(unchecked)
     private(set) var parentReference: Unmanaged<AsyncFrame>? = nil
-    /// Whether the frame holds references to its registration and its
-    /// parent: set by `recycle` on a frame that something else still holds
+    /// The container lent to the resolver made for this frame's factory
+    /// (`Resolver.init(lentBy:)`), nil if that resolver holds its own.
+    /// Lent or held as `definitionReference` is: the engine call that made
+    /// the frame holds the container (its caller's resolver, or the caller
+    /// of the outermost resolve, does).
+    @usableFromInline
+    @exclusivity(unchecked)
+    private(set) var containerReference: Unmanaged<Container>? = nil
+    /// Whether the frame holds references to its registration, its parent
+    /// and the container lent to it: set by `recycle` on a frame that something else still holds
     /// when its engine call ends, and read only by `recycle` and by
     /// `releaseHeld`, which runs when nothing else holds the frame any more.
     @exclusivity(unchecked)
@@ -86,18 +94,19 @@ final class AsyncFrame: @unchecked Sendable {
     /// A frame for `definition` below `parent`: one from this thread's pool,
     /// else a new one, set up alike.
     @inline(__always)
-    private static func make(definition: AnyDefinition, parent: AsyncFrame?) -> AsyncFrame {
+    private static func make(definition: AnyDefinition, parent: AsyncFrame?, container: Unmanaged<Container>?) -> AsyncFrame {
         let frame = AsyncFramePool.take() ?? AsyncFrame()
-        frame.setUp(definition: definition, parent: parent)
+        frame.setUp(definition: definition, parent: parent, container: container)
         return frame
     }
 
     /// Makes an unheld frame (new, or cleared by `recycle`) the frame of
-    /// `definition` below `parent`, both lent by the caller (see
-    /// `definitionReference`).
+    /// `definition` below `parent`, these and `container` lent by the
+    /// caller (see `definitionReference`).
     @inline(__always)
-    private func setUp(definition: AnyDefinition, parent: AsyncFrame?) {
+    private func setUp(definition: AnyDefinition, parent: AsyncFrame?, container: Unmanaged<Container>?) {
         definitionReference = Unmanaged.passUnretained(definition)
+        containerReference = container
         parentReference = parent.map { Unmanaged.passUnretained($0) }
         outermostReference = parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }
         depth = (parent?.depth ?? 0) + 1
@@ -185,6 +194,7 @@ final class AsyncFrame: @unchecked Sendable {
         guard !holdsReferences else { return }
         _ = definitionReference?.retain()
         _ = parentReference?.retain()
+        _ = containerReference?.retain()
         holdsReferences = true
     }
 
@@ -199,10 +209,12 @@ final class AsyncFrame: @unchecked Sendable {
         }
         ended.store(false, ordering: .relaxed)
         if holdsReferences {
+            containerReference?.release()
             parentReference?.release()
             definitionReference?.release()
             holdsReferences = false
         }
+        containerReference = nil
         parentReference = nil
         outermostReference = nil
         definitionReference = nil
@@ -313,27 +325,29 @@ final class AsyncFrame: @unchecked Sendable {
     /// `unlessEnded`); fails on a cycle, with the same bounds as the
     /// synchronous engine (`ResolutionContext.enterNested`).
     ///
-    /// The caller lends the frame `definition` and `parent`: it holds both
-    /// until it passes the frame to `recycle`, which it does on every path.
+    /// The caller lends the frame `definition`, `parent` and `container`
+    /// (the container of a resolver made with `Resolver.init(lentBy:)`,
+    /// if any): it holds them until it passes the frame to `recycle`, which
+    /// it does on every path.
     @usableFromInline
-    static func enter(_ definition: AnyDefinition, parent: AsyncFrame?) throws(ResolutionError) -> AsyncFrame {
+    static func enter(_ definition: AnyDefinition, parent: AsyncFrame?, lending container: Unmanaged<Container>? = nil) throws(ResolutionError) -> AsyncFrame {
         // Passed on unwrapped rather than bound (`if let`): the binding was
         // a copy, a retain and a release per level.
         guard parent != nil, !parent.unsafelyUnwrapped.hasEnded else {
-            return make(definition: definition, parent: nil)
+            return make(definition: definition, parent: nil, container: container)
         }
-        return try enter(definition, below: parent.unsafelyUnwrapped)
+        return try enter(definition, below: parent.unsafelyUnwrapped, container: container)
     }
 
     /// `enter` below a parent whose resolve is running.
     @inline(__always)
-    private static func enter(_ definition: AnyDefinition, below parent: AsyncFrame) throws(ResolutionError) -> AsyncFrame {
+    private static func enter(_ definition: AnyDefinition, below parent: AsyncFrame, container: Unmanaged<Container>?) throws(ResolutionError) -> AsyncFrame {
         let occurrences = parent.pathFilter & filterBit(definition) == 0 ? 0 : parent.occurrences(of: definition)
         if (occurrences > 0 && !definition.takesArguments) || occurrences >= ResolutionContext.maximumRecursion
             || parent.depth >= ResolutionContext.maximumDepth {
             throw definition.error(.cycle, path: parent.pathText + [definition.stepText])
         }
-        return make(definition: definition, parent: parent)
+        return make(definition: definition, parent: parent, container: container)
     }
 
     /// How often `definition` is being built on the path to this frame.

@@ -89,7 +89,7 @@ extension Container {
                 tuple.deinitialize(count: 1)
                 tuple.deallocate()
             }
-            return try await produceAsync(definition, holder: holder, arguments: UnsafeRawPointer(tuple), parent: parent)
+            return try await Self.produceAsync(definition, in: .passUnretained(self), holder: holder, arguments: UnsafeRawPointer(tuple), parent: parent)
         case nil:
             throw notRegistered(T.self, name: name, signature: signature,
                                 argumentTypes: ArgumentSignature<repeat each Argument>.types, asyncParent: parent)
@@ -110,7 +110,7 @@ extension Container {
             guard let parent else {
                 return try await produceAsyncOutermost(definition, holder: holder, arguments: Container.noArguments)
             }
-            return try await produceAsyncOutOfLine(definition, holder: holder, arguments: Container.noArguments, parent: parent)
+            return try await Self.produceAsyncOutOfLine(definition, in: .passUnretained(self), holder: holder, arguments: Container.noArguments, parent: parent)
         case nil:
             return nil
         }
@@ -126,14 +126,17 @@ extension Container {
     /// a call to this `nonisolated(nonsending)` function does not.
     @inlinable
     @inline(never)
-    nonisolated(nonsending) func resolveAsyncFromFactory<T>(type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        switch startAsync(T.self, name: name, signature: NoArguments.identity) {
+    ///
+    /// Static, `container` unretained: the resolver that asks holds it, or
+    /// its frame's engine call does (see `Resolver.containerReference`).
+    nonisolated(nonsending) static func resolveAsyncFromFactory<T>(_ container: Unmanaged<Container>, type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        switch container.withBorrowed({ $0.startAsync(T.self, name: name, signature: NoArguments.identity) }) {
         case .instance(let instance)?:
             return instance
         case .definition(let definition, let holder)?:
-            return try await produceAsync(definition, holder: holder, arguments: Container.noArguments, parent: parent)
+            return try await produceAsync(definition, in: container, holder: holder, arguments: Container.noArguments, parent: parent)
         case nil:
-            throw notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent)
+            throw container.withBorrowed { $0.notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent) }
         }
     }
 
@@ -143,7 +146,7 @@ extension Container {
             if !syr_observed(), let box = definition.sharedBoxInSection() {
                 instances.append(box.value)
             } else {
-                instances.append(try await produceAsync(definition, holder: .passUnretained(holder), arguments: Container.noArguments, parent: parent))
+                instances.append(try await Self.produceAsync(definition, in: .passUnretained(self), holder: .passUnretained(holder), arguments: Container.noArguments, parent: parent))
             }
         }
         return instances

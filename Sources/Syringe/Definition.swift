@@ -491,7 +491,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     }
 
     nonisolated(nonsending) override func resolveForValidationAsync(from asked: Container, holder: Container, arguments: UnsafeRawPointer) async throws(ResolutionError) {
-        _ = try await asked.produceAsync(self, holder: .passUnretained(holder), arguments: arguments, parent: nil)
+        _ = try await Container.produceAsync(self, in: .passUnretained(asked), holder: .passUnretained(holder), arguments: arguments, parent: nil)
     }
 
     override func sharedInstanceConforms<U>(to type: U.Type) -> Bool {

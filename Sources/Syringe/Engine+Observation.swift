@@ -118,7 +118,7 @@ extension Container {
             if let box = definition.sharedBoxInSection() {
                 return box.value
             }
-            return try await produceAsyncUnobserved(definition, holder: .passUnretained(holder), arguments: arguments, parent: parent)
+            return try await Self.produceAsyncUnobserved(definition, in: .passUnretained(self), holder: .passUnretained(holder), arguments: arguments, parent: parent)
         }
         let resolve = ObservedResolve(observation: observation)
         let start = ContinuousClock.now
@@ -131,7 +131,7 @@ extension Container {
             // engine marks `resolve` where it creates this instance.
             result = await Observation.$current.withValue(resolve) { () async -> Result<T, ResolutionError> in
                 do throws(ResolutionError) {
-                    return .success(try await produceAsyncUnobserved(definition, holder: .passUnretained(holder), arguments: arguments, parent: parent))
+                    return .success(try await Self.produceAsyncUnobserved(definition, in: .passUnretained(self), holder: .passUnretained(holder), arguments: arguments, parent: parent))
                 } catch {
                     return .failure(error)
                 }

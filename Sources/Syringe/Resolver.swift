@@ -14,8 +14,18 @@ public import CSyringeTable
 public struct Resolver: Sendable {
     /// The container requests go to: the one that was asked, or for a
     /// `.shared`/`.weak` factory the one that holds the registration.
+    ///
+    /// Unretained: `owner` holds it, except in the resolver the async engine
+    /// makes for an async `.new` factory (`init(lentBy:)`), where the
+    /// engine call that made the resolver holds it while the factory runs,
+    /// and the frame once the factory has kept the resolver past that call
+    /// (`AsyncFrame.containerReference`). Held by each resolver, an async
+    /// chain paid an atomic retain and release of its container per level.
     @usableFromInline
-    let container: Container
+    let containerReference: Unmanaged<Container>
+    /// Holds the container, unless the frame's engine call lends it.
+    @usableFromInline
+    let owner: Container?
     /// For an async factory, the frame of the registration it builds: the
     /// async resolve its own resolves join (see `AsyncFrame`). Nil for a
     /// synchronous factory, whose resolves join its thread's.
@@ -24,20 +34,43 @@ public struct Resolver: Sendable {
 
     @inlinable
     init(container: Container) {
-        self.container = container
+        self.containerReference = .passUnretained(container)
+        self.owner = container
         self.frame = nil
     }
 
     @usableFromInline
     init(container: Container, frame: AsyncFrame?) {
-        self.container = container
+        self.containerReference = .passUnretained(container)
+        self.owner = container
         self.frame = frame
+    }
+
+    /// A resolver for `frame`'s factory that does not hold its container:
+    /// `frame` does, lent it when it was entered
+    /// (`AsyncFrame.enter(_:parent:lending:)`).
+    @inlinable
+    init(lentBy frame: consuming AsyncFrame) {
+        self.containerReference = frame.containerReference.unsafelyUnwrapped
+        self.owner = nil
+        self.frame = frame
+    }
+
+    /// The container, retained: for the paths that keep it across calls.
+    @usableFromInline
+    var container: Container {
+        containerReference.takeUnretainedValue()
     }
 
     /// Resolves a dependency; see `Container.tryResolve(type:name:)`.
     @inlinable
     public func resolve<T>(type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
-        try container.tryResolve(type: type, name: name)
+        // `owner`, when there is one (always, in a synchronous factory):
+        // borrowed, where `container` is a copy, a retain and a release.
+        if owner != nil {
+            return try owner.unsafelyUnwrapped.tryResolve(type: type, name: name)
+        }
+        return try container.tryResolve(type: type, name: name)
     }
 
     /// Resolves a dependency registered with runtime arguments; see
@@ -48,7 +81,10 @@ public struct Resolver: Sendable {
     /// ```
     @inlinable
     public func resolve<T, each Argument>(type: T.Type = T.self, name: String? = nil, arguments: repeat each Argument) throws(ResolutionError) -> T {
-        try container.tryResolve(type: type, name: name, arguments: repeat each arguments)
+        if owner != nil {
+            return try owner.unsafelyUnwrapped.tryResolve(type: type, name: name, arguments: repeat each arguments)
+        }
+        return try container.tryResolve(type: type, name: name, arguments: repeat each arguments)
     }
 
     /// Resolves a dependency if it is registered; nil only when it is not.
@@ -61,10 +97,12 @@ public struct Resolver: Sendable {
     public func resolveIfRegistered<T>(type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T? {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
-        guard let located = container.locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
-            return nil
+        return try containerReference.withBorrowed { (container) throws(ResolutionError) -> T? in
+            guard let located = container.locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
+                return nil
+            }
+            return try container.produce(located, as: T.self, arguments: Container.noArguments)
         }
-        return try container.produce(located, as: T.self, arguments: Container.noArguments)
     }
 
     /// Resolves every registration of `type`; see `Container.resolveAll(type:)`.
@@ -86,7 +124,7 @@ public struct Resolver: Sendable {
     @inlinable
     @inline(__always)
     nonisolated(nonsending) public func resolve<T>(type: T.Type = T.self, name: String? = nil) async throws(ResolutionError) -> T {
-        try await container.resolveAsyncFromFactory(type: type, name: name, parent: frame)
+        try await Container.resolveAsyncFromFactory(containerReference, type: type, name: name, parent: frame)
     }
 
     /// Resolves a dependency registered with runtime arguments from an async

@@ -486,6 +486,30 @@ struct AsyncFactoryTests {
         kept.withLock { $0 = [] }
     }
 
+    @Test("a resolver an async factory keeps holds its container after the caller lets it go")
+    func keptResolverHoldsItsContainer() async throws {
+        let kept = Locked<Resolver?>(nil)
+        weak var released: Container?
+        do {
+            let c = Container()
+            released = c
+            c.register(type: Tracked.self, in: .new) { _ async in Tracked(Counter()) }
+            c.register(type: Pair<Tracked>.self, in: .new) { (r: Resolver) async throws in
+                kept.withLock { $0 = r }
+                return Pair(first: try await r.resolve(), second: try await r.resolve())
+            }
+            _ = try await c.resolveAsync(type: Pair<Tracked>.self)
+        }
+        // The engine lent the container to the resolver's frame; the frame
+        // holds it once the factory kept the resolver.
+        #expect(released != nil, "a kept resolver let its container go")
+        let resolver = try #require(kept.withLock { $0 })
+        _ = try await resolver.resolve(type: Tracked.self)
+        kept.withLock { $0 = nil }
+        _ = consume resolver
+        #expect(released == nil, "a dropped resolver kept its container")
+    }
+
     // MARK: Cycles
 
     @Test("a cycle through async factories is reported with its path")

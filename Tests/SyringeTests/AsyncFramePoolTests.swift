@@ -59,15 +59,17 @@ struct AsyncFramePoolTests {
         #expect(kept.frame!.depth == 1)
     }
 
-    @Test("a frame kept past its engine call holds what the call lent it: its registration and its parent")
+    @Test("a frame kept past its engine call holds what the call lent it: its registration, its parent and its container")
     func keptFrameHoldsWhatItWasLent() throws {
         Self.drain()
         weak var outerRegistration: AnyDefinition?
         weak var innerRegistration: AnyDefinition?
         weak var control: AnyDefinition?
+        weak var container: Container?
         var kept: Resolver?
         do {
             let c = Container()
+            container = c
             let outer = c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
             let inner = c.register(type: Dog.self, in: .new) { _ in Dog() }
             control = c.register(type: Cat.self, in: .new) { _ in Cat() }.definition
@@ -76,8 +78,8 @@ struct AsyncFramePoolTests {
             // The engine lends a frame its registration and its parent while
             // the call that made it runs.
             let parent = try AsyncFrame.enter(outer.definition, parent: nil)
-            let child = try AsyncFrame.enter(inner.definition, parent: parent)
-            kept = Resolver(container: c, frame: child)
+            let child = try AsyncFrame.enter(inner.definition, parent: parent, lending: .passUnretained(c))
+            kept = Resolver(lentBy: child)
             AsyncFrame.recycle(consume child)
             AsyncFrame.recycle(consume parent)
             #expect(Self.drain() == 0, "a frame the kept one needs was pooled")
@@ -91,8 +93,10 @@ struct AsyncFramePoolTests {
         #expect(afterReclamation { control == nil })
         #expect(outerRegistration != nil && innerRegistration != nil, "a kept frame let its registration go")
         #expect(kept?.frame?.pathText == ["Tracked", "Dog"])
+        #expect(container != nil, "a kept frame let its container go")
         kept = nil
         #expect(afterReclamation { outerRegistration == nil && innerRegistration == nil }, "a kept frame leaked")
+        #expect(container == nil, "a kept frame leaked its container")
     }
 
     @Test("a pooled frame keeps nothing alive: its registration and its resolve's graph are freed")
