@@ -19,15 +19,25 @@ import Synchronization
 /// to its thread's pool (`AsyncFramePool`) for the next one.
 @usableFromInline
 final class AsyncFrame: @unchecked Sendable {
-    // @unchecked, and exclusivity unchecked at run time: the `var`s below
-    // are written only while the frame is unshared: when it is set up (new
-    // or from a pool, `setUp`), and when it goes back to a pool or is freed
-    // (`releaseHeld`, only if nothing else holds it). In between they are
-    // read-only, however many tasks and resolvers see the frame, so no two
-    // accesses can conflict. The one exception, `holdsReferences`, is set
-    // by `recycle` while others may hold the frame, and read only by
-    // `recycle` and by `releaseHeld`, once none does: never by the others.
-    // (The dynamic checks cost each frame about 250 instructions.)
+    // @unchecked: the fields below are written only while the frame is
+    // unshared: when it is set up (new or from a pool, `setUp`), and when it
+    // goes back to a pool or is freed (`releaseHeld`, only if nothing else
+    // holds it). In between they are read-only, however many tasks and
+    // resolvers see the frame, so no two accesses can conflict. The one
+    // exception, `holdsReferences`, is set by `recycle` while others may
+    // hold the frame, and read only by `recycle` and by `releaseHeld`, once
+    // none does: never by the others.
+    //
+    // The fields others read (child frames, kept resolvers, child tasks)
+    // are relaxed atomics, plain loads and stores on x86-64 and arm64. They
+    // order nothing themselves: the last reader's release of its reference
+    // is ordered before `recycle`'s writes by the reference count and the
+    // fence in `recycle`. But ThreadSanitizer cannot see that ordering (the
+    // runtime's reference counts are not instrumented, and it ignores
+    // fences), and as plain fields it reported a resolver an unstructured
+    // task dropped just before `recycle` as a race. The one plain field left
+    // is read by no one else; its exclusivity is unchecked at run time (the
+    // dynamic checks cost each frame about 250 instructions).
 
     /// The registration this frame builds; nil only while unused or pooled.
     ///
@@ -38,27 +48,31 @@ final class AsyncFrame: @unchecked Sendable {
     /// factory kept, a claim, a queued callback), `recycle` retains it then
     /// (`holdsReferences`). Retained at every level, it cost each level of
     /// an async chain an atomic retain and release.
+    @inlinable
+    var definitionReference: Unmanaged<AnyDefinition>? { Self.reference(at: definitionAddress) }
     @usableFromInline
-    @exclusivity(unchecked)
-    private(set) var definitionReference: Unmanaged<AnyDefinition>? = nil
+    let definitionAddress = Atomic<UInt>(0)
     /// The frame whose factory asked for this one; nil for the outermost.
     /// Lent or held as `definitionReference` is: the parent's engine call
     /// awaits this frame's, so the parent outlives it until then.
+    @inlinable
+    var parentReference: Unmanaged<AsyncFrame>? { Self.reference(at: parentAddress) }
     @usableFromInline
-    @exclusivity(unchecked)
-    private(set) var parentReference: Unmanaged<AsyncFrame>? = nil
+    let parentAddress = Atomic<UInt>(0)
     /// The container lent to the resolver made for this frame's factory
     /// (`Resolver.init(lentBy:)`), nil if that resolver holds its own.
     /// Lent or held as `definitionReference` is: the engine call that made
     /// the frame holds the container (its caller's resolver, or the caller
     /// of the outermost resolve, does).
+    @inlinable
+    var containerReference: Unmanaged<Container>? { Self.reference(at: containerAddress) }
     @usableFromInline
-    @exclusivity(unchecked)
-    private(set) var containerReference: Unmanaged<Container>? = nil
+    let containerAddress = Atomic<UInt>(0)
     /// Whether the frame holds references to its registration, its parent
-    /// and the container lent to it: set by `recycle` on a frame that something else still holds
-    /// when its engine call ends, and read only by `recycle` and by
-    /// `releaseHeld`, which runs when nothing else holds the frame any more.
+    /// and the container lent to it: set by `recycle` on a frame that
+    /// something else still holds when its engine call ends, and read only
+    /// by `recycle` and by `releaseHeld`, which runs when nothing else holds
+    /// the frame any more.
     @exclusivity(unchecked)
     private var holdsReferences = false
     /// The outermost frame, which holds the resolution; nil for that frame.
@@ -67,8 +81,8 @@ final class AsyncFrame: @unchecked Sendable {
     /// strong reference cost every frame an atomic retain and release;
     /// walking to the outermost instead made each `.graph` edge of an async
     /// graph cost the depth of the graph.)
-    @exclusivity(unchecked)
-    private var outermostReference: Unmanaged<AsyncFrame>? = nil
+    private var outermostReference: Unmanaged<AsyncFrame>? { Self.reference(at: outermostAddress) }
+    private let outermostAddress = Atomic<UInt>(0)
     /// The outermost frame's resolution, made on first use: a resolve without
     /// `.graph` instances or callbacks (a `.new` chain) never needs one.
     /// Held as the address of a retained `AsyncResolution` (0 until made),
@@ -79,14 +93,27 @@ final class AsyncFrame: @unchecked Sendable {
     /// Set on the outermost frame when its resolve has returned (`end()`).
     private let ended = Atomic<Bool>(false)
     /// Frames from the outermost to this one.
-    @exclusivity(unchecked)
-    private(set) var depth = 0
+    var depth: Int { depthValue.load(ordering: .relaxed) }
+    private let depthValue = Atomic<Int>(0)
     /// A bit per registration on the path to this frame, this one's
     /// included (`filterBit`): a registration whose bit is clear is not on
     /// the path, so `enter` needs no walk to rule out a cycle. Without it,
     /// each frame walked the whole path, and a chain of n levels cost O(n²).
-    @exclusivity(unchecked)
-    private var pathFilter: UInt64 = 0
+    private var pathFilter: UInt64 { pathFilterValue.load(ordering: .relaxed) }
+    private let pathFilterValue = Atomic<UInt64>(0)
+
+    /// The reference whose address `field` holds (0: nil).
+    @inlinable
+    @inline(__always)
+    static func reference<T: AnyObject>(at field: borrowing Atomic<UInt>) -> Unmanaged<T>? {
+        UnsafeRawPointer(bitPattern: field.load(ordering: .relaxed)).map { Unmanaged<T>.fromOpaque($0) }
+    }
+
+    /// Stores `reference`'s address in `field` (0 for nil).
+    @inline(__always)
+    private static func store<T: AnyObject>(_ reference: Unmanaged<T>?, in field: borrowing Atomic<UInt>) {
+        field.store(UInt(bitPattern: reference?.toOpaque()), ordering: .relaxed)
+    }
 
     /// A frame as its pool keeps it: nothing held. `make` sets it up.
     private init() {}
@@ -105,12 +132,12 @@ final class AsyncFrame: @unchecked Sendable {
     /// caller (see `definitionReference`).
     @inline(__always)
     private func setUp(definition: AnyDefinition, parent: AsyncFrame?, container: Unmanaged<Container>?) {
-        definitionReference = Unmanaged.passUnretained(definition)
-        containerReference = container
-        parentReference = parent.map { Unmanaged.passUnretained($0) }
-        outermostReference = parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }
-        depth = (parent?.depth ?? 0) + 1
-        pathFilter = (parent?.pathFilter ?? 0) | Self.filterBit(definition)
+        Self.store(Unmanaged.passUnretained(definition), in: definitionAddress)
+        Self.store(container, in: containerAddress)
+        Self.store(parent.map { Unmanaged.passUnretained($0) }, in: parentAddress)
+        Self.store(parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }, in: outermostAddress)
+        depthValue.store((parent?.depth ?? 0) + 1, ordering: .relaxed)
+        pathFilterValue.store((parent?.pathFilter ?? 0) | Self.filterBit(definition), ordering: .relaxed)
     }
 
     /// Ends `frame`'s engine call, on every path, returning or throwing:
@@ -214,10 +241,10 @@ final class AsyncFrame: @unchecked Sendable {
             definitionReference?.release()
             holdsReferences = false
         }
-        containerReference = nil
-        parentReference = nil
-        outermostReference = nil
-        definitionReference = nil
+        containerAddress.store(0, ordering: .relaxed)
+        parentAddress.store(0, ordering: .relaxed)
+        outermostAddress.store(0, ordering: .relaxed)
+        definitionAddress.store(0, ordering: .relaxed)
     }
 
     /// The registration this frame builds.
