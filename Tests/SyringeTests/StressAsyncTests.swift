@@ -159,5 +159,63 @@ extension StressTests {
             #expect(counter.created == 8 * 300 * 4)
             #expect(afterReclamation { counter.alive == 0 }, "\(counter.alive) of \(counter.created) alive")
         }
+
+        @Test("containers let go while tasks still resolve through resolvers their factories kept: every resolve right, every container freed")
+        func containersDroppedWhileResolversKept() async throws {
+            let counter = Counter()
+            let failures = StressFailures()
+            let kept = Locked<[Task<Void, Never>]>([])
+            let containers = Locked<[WeakContainer]>([])
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        for _ in 0..<100 {
+                            // Each resolve's container is the task's own, and
+                            // nothing but the kept resolvers holds it once the
+                            // resolve has returned: the engine lent it to the
+                            // keeper's frame, which must hold it from then on.
+                            let app = Container()
+                            containers.withLock { $0.append(WeakContainer(app)) }
+                            app.register(type: Node.self, in: .new) { _ async in
+                                await Task.yield()
+                                return Node(counter)
+                            }
+                            app.register(type: Keeper.self, in: .new) { (r: Resolver) async throws in
+                                let task = Task {
+                                    await Task.yield()
+                                    do {
+                                        let first: Node = try await r.resolve()
+                                        let second: Node = try await r.resolve()
+                                        if first === second { failures.record("two .new resolves through a kept resolver gave one instance") }
+                                    } catch {
+                                        failures.record("a kept resolver failed: \(error)")
+                                    }
+                                }
+                                kept.withLock { $0.append(task) }
+                                return Keeper(node: try await r.resolve())
+                            }
+                            do {
+                                _ = try await app.resolveAsync(type: Keeper.self)
+                            } catch {
+                                failures.record("unexpected \(error)")
+                            }
+                        }
+                    }
+                }
+            }
+            for task in kept.withLock({ $0 }) {
+                await task.value
+            }
+            kept.withLock { $0.removeAll() }
+            #expect(failures.count == 0, "\(failures.summary)")
+            #expect(counter.created == 8 * 100 * 3)
+            #expect(afterReclamation { counter.alive == 0 && containers.withLock { $0.allSatisfy { $0.container == nil } } },
+                    "\(counter.alive) of \(counter.created) alive, \(containers.withLock { $0.filter { $0.container != nil }.count }) containers")
+        }
+
+        final class WeakContainer: Sendable {
+            weak let container: Container?
+            init(_ container: Container) { self.container = container }
+        }
     }
 }
