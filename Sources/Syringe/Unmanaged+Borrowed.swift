@@ -8,7 +8,6 @@ extension Unmanaged {
     /// rethrows untyped.
     @inlinable
     @inline(__always)
-    @usableFromInline
     func withBorrowed<R, Failure: Error>(_ body: (Instance) throws(Failure) -> R) throws(Failure) -> R {
         let result: Result<R, Failure> = _withUnsafeGuaranteedRef { instance in
             do throws(Failure) {
