@@ -108,7 +108,7 @@ extension StressTests {
         func framesReusedWhileResolversKept() async throws {
             let counter = Counter()
             let failures = StressFailures()
-            let kept = Locked<[Task<Void, Never>]>([])
+            let kept = KeptResolverTasks()
             let app = Container()
             app.register(type: Node.self, in: .new) { _ async in
                 await Task.yield()
@@ -119,17 +119,7 @@ extension StressTests {
             // frames may have been reused by other resolves on its thread.
             app.register(type: Keeper.self, in: .new) { (r: Resolver) async throws in
                 let keeper = Keeper(node: try await r.resolve())
-                let task = Task {
-                    await Task.yield()
-                    do {
-                        let first: Node = try await r.resolve()
-                        let second: Node = try await r.resolve()
-                        if first === second { failures.record("two .new resolves through a kept resolver gave one instance") }
-                    } catch {
-                        failures.record("a kept resolver failed: \(error)")
-                    }
-                }
-                kept.withLock { $0.append(task) }
+                kept.resolveTwiceLater(through: r, failures: failures)
                 return keeper
             }
             app.register(type: Root.self, in: .new) { (r: Resolver) async throws in
@@ -151,10 +141,7 @@ extension StressTests {
                     }
                 }
             }
-            for task in kept.withLock({ $0 }) {
-                await task.value
-            }
-            kept.withLock { $0.removeAll() }
+            await kept.finish()
             #expect(failures.count == 0, "\(failures.summary)")
             #expect(counter.created == 8 * 300 * 4)
             #expect(afterReclamation { counter.alive == 0 }, "\(counter.alive) of \(counter.created) alive")
@@ -164,7 +151,7 @@ extension StressTests {
         func containersDroppedWhileResolversKept() async throws {
             let counter = Counter()
             let failures = StressFailures()
-            let kept = Locked<[Task<Void, Never>]>([])
+            let kept = KeptResolverTasks()
             let containers = Locked<[WeakContainer]>([])
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 {
@@ -181,17 +168,7 @@ extension StressTests {
                                 return Node(counter)
                             }
                             app.register(type: Keeper.self, in: .new) { (r: Resolver) async throws in
-                                let task = Task {
-                                    await Task.yield()
-                                    do {
-                                        let first: Node = try await r.resolve()
-                                        let second: Node = try await r.resolve()
-                                        if first === second { failures.record("two .new resolves through a kept resolver gave one instance") }
-                                    } catch {
-                                        failures.record("a kept resolver failed: \(error)")
-                                    }
-                                }
-                                kept.withLock { $0.append(task) }
+                                kept.resolveTwiceLater(through: r, failures: failures)
                                 return Keeper(node: try await r.resolve())
                             }
                             do {
@@ -203,14 +180,40 @@ extension StressTests {
                     }
                 }
             }
-            for task in kept.withLock({ $0 }) {
-                await task.value
-            }
-            kept.withLock { $0.removeAll() }
+            await kept.finish()
             #expect(failures.count == 0, "\(failures.summary)")
             #expect(counter.created == 8 * 100 * 3)
             #expect(afterReclamation { counter.alive == 0 && containers.withLock { $0.allSatisfy { $0.container == nil } } },
                     "\(counter.alive) of \(counter.created) alive, \(containers.withLock { $0.filter { $0.container != nil }.count }) containers")
+        }
+
+        /// Tasks that resolve through resolvers their factories kept, after
+        /// the resolve that made them may have returned.
+        final class KeptResolverTasks: Sendable {
+            private let tasks = Locked<[Task<Void, Never>]>([])
+
+            /// Starts a task that resolves two `.new` nodes through `resolver`.
+            func resolveTwiceLater(through resolver: Resolver, failures: StressFailures) {
+                let task = Task {
+                    await Task.yield()
+                    do {
+                        let first: Node = try await resolver.resolve()
+                        let second: Node = try await resolver.resolve()
+                        if first === second { failures.record("two .new resolves through a kept resolver gave one instance") }
+                    } catch {
+                        failures.record("a kept resolver failed: \(error)")
+                    }
+                }
+                tasks.withLock { $0.append(task) }
+            }
+
+            /// Waits for every task, and lets go of them (and their resolvers).
+            func finish() async {
+                for task in tasks.withLock({ $0 }) {
+                    await task.value
+                }
+                tasks.withLock { $0.removeAll() }
+            }
         }
 
         final class WeakContainer: Sendable {
