@@ -16,10 +16,10 @@ public import CSyringeTable
 /// what a lock-free lookup found alive belongs to one thread and cannot stay
 /// open across a suspension, so each lookup takes its reference inside its
 /// section (`startAsync`) and closes it at once. The container asked is not:
-/// on the fast path (an async `.new` registration) it goes down the engine
-/// as an `Unmanaged<Container>`, from the `Resolver` that asked, which its
-/// engine call outlives, to the resolver made for the next factory, lent to
-/// that one's frame (see `Resolver.containerReference`).
+/// it goes down the engine as an `Unmanaged<Container>`, held by the
+/// `Resolver` that asked (which the engine call outlives), and an async
+/// `.new` registration's factory gets a resolver that borrows it too, lent
+/// to that factory's frame (see `Resolver.containerReference`).
 extension Container {
     /// What the lookup that starts an async resolve found: an existing
     /// `.shared` instance, or the definition to produce one from.

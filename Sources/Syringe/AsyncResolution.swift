@@ -160,11 +160,8 @@ final class AsyncFrame: @unchecked Sendable {
         // The last other reference may have been dropped just now on another
         // thread (a resolver a task kept): its reads of the frame happen
         // before the writes below. (A compiler barrier on x86-64.)
-        // ThreadSanitizer does not see this ordering (the runtime's
-        // reference counts are not instrumented, and it ignores fences), so
-        // a resolver an unstructured task dropped just before can be
-        // reported as a race with these writes; the tests hand resolvers
-        // between tasks through locks and structured tasks instead.
+        // ThreadSanitizer does not see this ordering, which is why the
+        // fields others read are atomics (see the comment on the class).
         atomicMemoryFence(ordering: .acquiring)
         frame.releaseHeld()
         AsyncFramePool.give(consume frame)

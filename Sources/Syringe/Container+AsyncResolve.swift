@@ -124,11 +124,11 @@ extension Container {
     /// first switch to the generic executor, one executor switch more per
     /// level of an async object graph (A2), where a factory that begins with
     /// a call to this `nonisolated(nonsending)` function does not.
-    @inlinable
-    @inline(never)
     ///
     /// Static, `container` unretained: the resolver that asks holds it, or
     /// its frame's engine call does (see `Resolver.containerReference`).
+    @inlinable
+    @inline(never)
     nonisolated(nonsending) static func resolveAsyncFromFactory<T>(_ container: Unmanaged<Container>, type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         switch container.withBorrowed({ $0.startAsync(T.self, name: name, signature: NoArguments.identity) }) {
         case .instance(let instance)?:
