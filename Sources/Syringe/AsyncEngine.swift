@@ -388,7 +388,7 @@ extension Container {
             }
             // And the instance has been dropped since: this one is handed
             // out, as before, in a box of its own that nothing shares.
-            return InstanceBox(instance)
+            return InstanceBox.make(instance)
         }
         let box = UnsafeRawPointer(Unmanaged.passUnretained(made).toOpaque())
         try holder.publishOrAbandon(instance, box: box, of: definition, path: frame.pathText)
@@ -453,7 +453,7 @@ extension Container {
         let instance = try await constructAsync(definition, resolver: Resolver(container: container.takeUnretainedValue(), frame: frame), arguments: arguments)
         // The box type from `InstanceBoxTypes`: naming `InstanceBox<T>` in
         // this unspecialised code is a runtime metadata lookup.
-        return InstanceBoxTypes.boxType(for: T.self).init(instance)
+        return InstanceBoxTypes.boxType(for: T.self).make(instance)
     }
 
     /// `.weak`: the live instance, or a new one made by one task at a time.

@@ -600,7 +600,7 @@ final class AsyncResolution: @unchecked Sendable {
     /// Keeps a synchronous `.graph` registration's instance; returns the one
     /// the graph uses (another task's, if it stored one first).
     func storeGraphInstance<T>(_ instance: T, of definition: Definition<T>) -> T {
-        let made = InstanceBoxTypes.boxType(for: T.self).init(instance)
+        let made = InstanceBoxTypes.boxType(for: T.self).make(instance)
         let kept = lock.withLock { storeLocked(made, in: slotLocked(for: definition)) }
         return unsafeDowncast(kept, to: InstanceBox<T>.self).value
     }

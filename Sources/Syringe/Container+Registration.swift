@@ -87,9 +87,9 @@ extension Container {
     @inlinable
     @discardableResult
     public func register<T>(type: T.Type = T.self, name: String? = nil, instance: @autoclosure @Sendable () -> T) -> Registration<T> {
-        let definition = Definition<T>(
-            key: DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name),
-            instance: instance()
+        let definition = Definition<T>.holding(
+            instance(),
+            key: DefinitionKey(type: typeIdentity(T.self), signature: NoArguments.identity, name: name)
         )
         install(definition)
         return Registration(container: self, definition: definition)

@@ -271,16 +271,38 @@ extension Container {
         }
     }
 
-    /// Gives this scope's copies of `.scoped` registrations back to their
-    /// registrations' pools, for later scopes (see `ScopeLocalPool`). From
-    /// `deinit` only: no resolve can be using them, and a copy that
+    /// Gives what this freed scope made back for later scopes: its copies
+    /// of `.scoped` registrations to their registrations' pools (see
+    /// `ScopeLocalPool`), its boxes, emptied, and its registrations of
+    /// given instances to the thread's spares (see `SpareObjects`). From
+    /// `deinit` only: no resolve can be using them; anything that
     /// something else still references is left alone.
-    func recycleScopeLocalCopies() {
-        for index in registry.ordered.indices where registry.ordered[index]?.kind == .scopeLocal {
+    func recycleScopeObjects() {
+        // What `close()` kept references the registrations it disposed
+        // instances of: dropped first, so that those copies are seen
+        // unique and given back too, not only those that had nothing to
+        // dispose. Moved out of the list one by one, so that each box is
+        // held by its entry alone.
+        var entries: [PendingDisposal] = []
+        swap(&entries, &closedEntries)
+        while let entry = entries.popLast() {
+            var box = entry.retiring
+            _ = consume entry
+            SpareObjects.keep(box: &box)
+        }
+        keptBoxes.drain { SpareObjects.keep(box: &$0) }
+        for index in registry.ordered.indices {
             // Taken, not copied: a copy was a retain and a release more.
-            var copy = registry.ordered[index].take().unsafelyUnwrapped
-            if isKnownUniquelyReferenced(&copy) {
-                copy.recycleAsScopeLocalCopy()
+            guard var definition = registry.ordered[index].take() else {
+                continue
+            }
+            guard isKnownUniquelyReferenced(&definition) else {
+                continue
+            }
+            if definition.kind == .scopeLocal {
+                definition.recycleAsScopeLocalCopy()
+            } else {
+                definition.recycleAsSpare()
             }
         }
     }

@@ -95,12 +95,7 @@ public final class Container: @unchecked Sendable {
         // No reader can exist any more: nothing references this container,
         // and no writer: writers hold it too.
         if isScope {
-            // What `close()` kept references the registrations it disposed
-            // instances of: dropped first, so that those copies are seen
-            // unique and given back too, not only those that had nothing
-            // to dispose.
-            closedEntries = []
-            recycleScopeLocalCopies()
+            recycleScopeObjects()
         }
         if !SpareTables.keep(table, ordered: &registry.ordered) {
             writerLock.destroy()

@@ -159,6 +159,24 @@ class AnyDefinition: @unchecked Sendable {
     /// keep no more: it is then freed). Anything else: nothing.
     func recycleAsScopeLocalCopy() {}
 
+    /// For a registration of a given instance that its freed scope held
+    /// alone: drops the instance and keeps the registration as a spare for
+    /// the thread's next `register(type:name:instance:)` of its type (see
+    /// `SpareObjects`). Anything else: nothing.
+    func recycleAsSpare() {}
+
+    /// A spare of the class `type` this thread keeps (see `SpareObjects`).
+    @usableFromInline
+    static func takeSpare(of type: AnyClass) -> AnyObject? {
+        SpareObjects.take(type)
+    }
+
+    /// Gives back a spare that `takeSpare` took and that was not used.
+    @usableFromInline
+    static func keepSpare(_ definition: AnyDefinition) {
+        SpareObjects.keep(definition: definition)
+    }
+
     /// Whether the created shared instance (if any) can be used as `U`; for diagnostics.
     func sharedInstanceConforms<U>(to type: U.Type) -> Bool { false }
 
@@ -274,7 +292,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         self.factory = { _, _ in throw InstanceClosed() }
         self.extras = nil
         super.init(kind: .shared, key: key, argumentTypes: [], isAsync: false, keepsInstance: true)
-        let box = InstanceBox(instance, order: CreationOrder.next())
+        let box = InstanceBox.make(instance, order: CreationOrder.next())
         // Relaxed: installing the definition publishes it, and the box with it.
         sharedBox.store(UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), ordering: .relaxed)
     }
@@ -325,9 +343,57 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         // (no resolve is running), and its hooks are brought up to date
         // when it is taken.
         if let box = sharedBox.exchange(nil, ordering: .acquiring) {
-            Unmanaged<InstanceBox<T>>.fromOpaque(box).release()
+            var held: AnyInstanceBox? = Unmanaged<InstanceBox<T>>.fromOpaque(box).takeRetainedValue()
+            SpareObjects.keep(box: &held)
         }
         extras.pool.give(self)
+    }
+
+    override func recycleAsSpare() {
+        // Only a registration of a given instance with nothing but its
+        // instance: a spare is handed out in the state `init(key:instance:)`
+        // makes, but for the instance and the name (see `holding`).
+        guard kind == .shared, keepsInstance, hooks.load(ordering: .relaxed) == nil else {
+            return
+        }
+        if let box = sharedBox.exchange(nil, ordering: .acquiring) {
+            var held: AnyInstanceBox? = Unmanaged<InstanceBox<T>>.fromOpaque(box).takeRetainedValue()
+            SpareObjects.keep(box: &held)
+        }
+        SpareObjects.keep(definition: self)
+    }
+
+    /// A registration of `instance` under `key`
+    /// (`Container.register(type:name:instance:)`): a spare that a freed
+    /// scope left on this thread (see `SpareObjects`), if it has one for `T`
+    /// under the same name, or a new one. Inlined: `Definition<T>`'s
+    /// metadata, which picks the spare, is a runtime lookup in
+    /// unspecialised code.
+    @inlinable
+    static func holding(_ instance: T, key: DefinitionKey) -> Definition<T> {
+        if let spare = takeSpare(of: Definition<T>.self) {
+            // The slot's class is `Definition<T>`.
+            let definition = unsafeDowncast(spare, to: Definition<T>.self)
+            if definition.refill(with: instance, key: key) {
+                return definition
+            }
+            keepSpare(definition)
+        }
+        return Definition(key: key, instance: instance)
+    }
+
+    /// Gives this spare `instance`, in a box, unless it was registered
+    /// under another name than `key`'s: then false (the caller gives it
+    /// back, for the name it has). Only the caller references it.
+    @usableFromInline
+    func refill(with instance: T, key: DefinitionKey) -> Bool {
+        // The type and the signature are the class's and `instance:`'s.
+        guard self.key.name == key.name else {
+            return false
+        }
+        // Relaxed: installing the definition publishes it, and the box with it.
+        sharedBox.store(UnsafeRawPointer(Unmanaged.passRetained(Self.box(for: instance)).toOpaque()), ordering: .relaxed)
+        return true
     }
 
     override var serviceType: Any.Type { T.self }
@@ -380,11 +446,24 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     }
 
     private func newSharedBox(_ value: T) -> InstanceBox<T> {
+        Self.box(for: value)
+    }
+
+    /// A box for a `.shared`, scope-local or given instance: a spare that a
+    /// freed scope left on this thread (see `SpareObjects`), or a new one.
+    private static func box(for value: T) -> InstanceBox<T> {
         // Every box gets its place in the order: whether the instance
         // conforms to `Disposable` is asked only when its owner closes.
         // The box type from `InstanceBoxTypes`: naming `InstanceBox<T>` in
         // this unspecialised code is a runtime metadata lookup.
-        InstanceBoxTypes.boxType(for: T.self).init(value, order: CreationOrder.next())
+        let boxType = InstanceBoxTypes.boxType(for: T.self)
+        if let spare = SpareObjects.take(boxType) {
+            // The slot's class is `boxType`.
+            let box = unsafeDowncast(spare, to: InstanceBox<T>.self)
+            box.refill(value, order: CreationOrder.next())
+            return box
+        }
+        return boxType.make(value, order: CreationOrder.next())
     }
 
     /// Publishes `made` (with a reference of its own), unless an instance
@@ -432,7 +511,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// (`releaseSharedInstances` may have dropped it since). Returns the box
     /// to retire: readers may still be reading it.
     @usableFromInline
-    func retractShared(_ box: UnsafeRawPointer) -> AnyObject? {
+    func retractShared(_ box: UnsafeRawPointer) -> InstanceBox<T>? {
         guard sharedBox.compareExchange(expected: box, desired: nil, ordering: .acquiringAndReleasing).exchanged else {
             return nil
         }

@@ -168,7 +168,7 @@ final class GraphInstances {
                 : _isPOD(T.self) ? .nothing
                 : .destroy(Unmanaged.passUnretained(definition))
         } else {
-            value.storeBytes(of: Unmanaged.passRetained(InstanceBox(instance)).toOpaque(), as: UnsafeMutableRawPointer.self)
+            value.storeBytes(of: Unmanaged.passRetained(InstanceBox.make(instance)).toOpaque(), as: UnsafeMutableRawPointer.self)
             teardown = .release
         }
         slot.storeBytes(of: generation, as: UInt64.self)

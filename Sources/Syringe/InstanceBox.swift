@@ -1,23 +1,121 @@
-/// An immutable box for a `.shared` instance.
+/// What every box keeps besides its instance: its place in a list of kept
+/// boxes, and its creation order.
+@usableFromInline
+struct InstanceBoxHeader {
+    /// The next box in a `KeptBoxes` list; nil at its end and elsewhere.
+    var next: AnyInstanceBox?
+    /// When an instance was created (`CreationOrder`; 0 when that does not
+    /// matter), so that `close()` disposes newest first; `InstanceBox.emptyOrder`
+    /// in a spare box.
+    var order: UInt64
+
+    @usableFromInline
+    init(next: AnyInstanceBox?, order: UInt64) {
+        self.next = next
+        self.order = order
+    }
+}
+
+/// An `InstanceBox<T>` whatever its `T`: what a list of kept boxes links,
+/// and what a freed scope empties (see `SpareObjects`).
+///
+/// The instance is not a stored property but the buffer's tail, in words
+/// (`UInt64`, so that it starts aligned for any instance of up to 8-byte
+/// alignment): a stored `T` could never be dropped without freeing the box,
+/// and as a `T?` every access in unspecialised code asked the runtime for
+/// `Optional<T>`'s metadata. The header comes first, at the same place in
+/// every box, so the list needs no `T`.
+@usableFromInline
+class AnyInstanceBox: ManagedBuffer<InstanceBoxHeader, UInt64> {
+    /// Drops the instance, for a box kept as a spare. Only on a box that
+    /// nothing else references: the instance's deinit may run.
+    func empty() {
+        preconditionFailure("Syringe: every box is an InstanceBox<T>")
+    }
+
+    /// The creation order of the instance (see `InstanceBoxHeader.order`).
+    final var order: UInt64 {
+        withUnsafeMutablePointerToHeader { $0.pointee.order }
+    }
+
+    /// Through the header's pointer: `header` itself is a class property,
+    /// whose every access is checked for exclusivity at run time.
+    final var next: AnyInstanceBox? {
+        get { withUnsafeMutablePointerToHeader { $0.pointee.next } }
+        set { withUnsafeMutablePointerToHeader { $0.pointee.next = newValue } }
+    }
+
+    /// Takes the link out, leaving nil: no retain.
+    final func takeNext() -> AnyInstanceBox? {
+        withUnsafeMutablePointerToHeader { $0.pointee.next.take() }
+    }
+}
+
+/// The box of a `.shared` (or scope-local, `.graph`, lazily injected)
+/// instance.
 ///
 /// `Definition<T>` publishes one box per instance generation through an
 /// atomic pointer; the key that led to the definition guarantees `T`, so a
-/// reader reaches the box with `Unmanaged` and no dynamic cast.
+/// reader reaches the box with `Unmanaged` and no dynamic cast, and its
+/// instance with one load at a fixed offset.
 ///
-/// `order` says when an instance with disposers was created (0 for one
-/// without), so that `close()` disposes newest first. A word in every box
-/// keeps the class final and its `value` a load at a fixed offset, where a
-/// subclass for disposable instances would not.
+/// Immutable while anything but its one owner can reach it. A freed
+/// scope's boxes that nothing else references are emptied and kept for its
+/// thread's next ones (`SpareObjects`), then refilled: the instance is in
+/// the box's tail, initialised by `make` or `refill` and destroyed by
+/// `empty` or the box's deinit, whichever comes first.
 @usableFromInline
-final class InstanceBox<T>: KeptBoxes.Link, @unchecked Sendable {
-    @usableFromInline
-    let value: T
-    let order: UInt64
+final class InstanceBox<T>: AnyInstanceBox {
+    /// The order of a box whose instance `empty` dropped.
+    static var emptyOrder: UInt64 { .max }
 
-    @usableFromInline
-    init(_ value: T, order: UInt64 = 0) {
-        self.value = value
-        self.order = order
+    /// A new box holding `value`. Call it on `InstanceBoxTypes.boxType(for:)`
+    /// in unspecialised code: there, naming `InstanceBox<T>` is a runtime
+    /// metadata lookup.
+    @inlinable
+    static func make(_ value: T, order: UInt64 = 0) -> InstanceBox<T> {
+        let words = (MemoryLayout<T>.size + Swift.max(MemoryLayout<T>.alignment, 8) - 1) / 8
+        let buffer = create(minimumCapacity: words) { _ in InstanceBoxHeader(next: nil, order: order) }
+        // `create` makes an instance of the class it is called on: `Self`.
+        let box = unsafeDowncast(buffer, to: self)
+        box.instance.initialize(to: value)
+        return box
+    }
+
+    /// Where the instance is: the tail, rounded up for an instance aligned
+    /// to more than its words are.
+    @inlinable
+    var instance: UnsafeMutablePointer<T> {
+        @inline(__always) get {
+            let tail = withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
+            guard MemoryLayout<T>.alignment > MemoryLayout<UInt64>.alignment else {
+                return tail.assumingMemoryBound(to: T.self)
+            }
+            return tail.alignedUp(toMultipleOf: MemoryLayout<T>.alignment).assumingMemoryBound(to: T.self)
+        }
+    }
+
+    /// The instance. Only in a box that holds one: see the class comment.
+    @inlinable
+    var value: T {
+        @inline(__always) get { instance.pointee }
+    }
+
+    /// Fills a spare box (see `SpareObjects`), which only the caller holds.
+    func refill(_ value: T, order: UInt64) {
+        instance.initialize(to: value)
+        withUnsafeMutablePointerToHeader { $0.pointee.order = order }
+    }
+
+    override func empty() {
+        instance.deinitialize(count: 1)
+        withUnsafeMutablePointerToHeader { $0.pointee.order = Self.emptyOrder }
+    }
+
+    deinit {
+        if order != Self.emptyOrder {
+            instance.deinitialize(count: 1)
+        }
     }
 }
 
@@ -26,33 +124,31 @@ final class InstanceBox<T>: KeptBoxes.Link, @unchecked Sendable {
 /// began before the close may still be reading them (see
 /// `Container.close()`).
 ///
-/// A list linked through the boxes themselves, so that keeping them
+/// A list linked through the boxes' headers, so that keeping them
 /// allocates nothing: an array of them cost each request's scope an
-/// allocation. The link word fits in the box's allocation without changing
-/// its malloc size class for a class instance (the common case) or an
-/// existential of a protocol that is not class-bound. Making
-/// `InstanceBox<T>` a subclass costs each boxed type, once per process,
-/// about 1 700 instructions more when the runtime first builds its metadata.
-/// Guarded by its container's writer lock, like the rest of its
-/// bookkeeping.
+/// allocation. Guarded by its container's writer lock, like the rest of
+/// its bookkeeping.
 @usableFromInline
 struct KeptBoxes: ~Copyable {
-    /// A box's place in the list; nil link at its end.
-    @usableFromInline
-    class Link {
-        fileprivate var next: Link?
-
-        @usableFromInline
-        init() {}
-    }
-
-    private var head: Link?
+    private var head: AnyInstanceBox?
 
     init() {}
 
-    mutating func keep(_ box: Link) {
-        box.next = head
+    mutating func keep(_ box: AnyInstanceBox) {
+        box.next = head.take()
         head = box
+    }
+
+    /// Takes every box out of the list, in turn, for `body`, which may
+    /// take it over (see `SpareObjects.keep(box:)`); the list is then
+    /// empty. For a freed container.
+    mutating func drain(_ body: (inout AnyInstanceBox?) -> Void) {
+        var box = head.take()
+        while box != nil {
+            let next = box.unsafelyUnwrapped.takeNext()
+            body(&box)
+            box = next
+        }
     }
 
     deinit {
@@ -62,7 +158,7 @@ struct KeptBoxes: ~Copyable {
         // box. (The head is copied: `self` is immutable here.)
         var next = head
         while let box = next {
-            next = box.next.take()
+            next = box.takeNext()
         }
     }
 }

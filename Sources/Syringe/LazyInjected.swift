@@ -108,7 +108,7 @@ private final class LazyInjection<T>: @unchecked Sendable {
     private func resolveAndPublish() -> T {
         let value = InjectionFailure.resolve(T.self, name: name, from: container, at: site)
         lock.withLock {
-            instance.store(UnsafeRawPointer(Unmanaged.passRetained(InstanceBox(value)).toOpaque()), ordering: .releasing)
+            instance.store(UnsafeRawPointer(Unmanaged.passRetained(InstanceBox.make(value)).toOpaque()), ordering: .releasing)
             resolvingThread = nil
         }
         resolved.broadcast()

@@ -64,6 +64,14 @@ final class ResolutionContext {
         spares.initialize(to: SpareTables())
         return spares
     }()
+    /// Emptied boxes and registrations that scopes freed on this thread
+    /// left for the next ones (see `SpareObjects`); reached as
+    /// `spareTables` is.
+    let spareObjects: UnsafeMutablePointer<SpareObjects> = {
+        let spares = UnsafeMutablePointer<SpareObjects>.allocate(capacity: 1)
+        spares.initialize(to: SpareObjects())
+        return spares
+    }()
     /// Spare frames for this thread's async resolves.
     let framePool: UnsafeMutablePointer<AsyncFramePool> = {
         let pool = UnsafeMutablePointer<AsyncFramePool>.allocate(capacity: 1)
@@ -104,6 +112,8 @@ final class ResolutionContext {
         framePool.deallocate()
         spareTables.deinitialize(count: 1)
         spareTables.deallocate()
+        spareObjects.deinitialize(count: 1)
+        spareObjects.deallocate()
         frames.deallocate()
         building.deallocate()
         DenseIndices.definitions.giveBack(UnsafeBufferPointer(start: spareIndices, count: spareIndexCount))

@@ -1,0 +1,123 @@
+import CSyringeTable
+
+/// Emptied boxes and per-request registrations that freed scopes left on
+/// this thread, for the next scopes made here.
+///
+/// A request's scope allocates a box for each instance it holds (its
+/// `.scoped` instances, its per-request values) and a registration for
+/// each value it registers, and frees all of them with the scope: two
+/// allocations of SC1's request, three of a service's with three `.scoped`
+/// types, and one more per value. A freed scope empties those that nothing
+/// else references (the instance goes, as it would have with the box) and
+/// leaves them here; the next box or `register(type:instance:)` of the
+/// same type takes one instead of allocating. A spare is in the state a new
+/// one starts in but for its memory, and nothing can tell the two apart
+/// (as `ScopeLocalPool` argues for scope-local copies).
+///
+/// One spare per class (`InstanceBox<T>`, `Definition<T>`), in a lossy
+/// table keyed by the class's metadata address: each class has two
+/// candidate slots (a pair, chosen by its address), so that a request's few
+/// types rarely push each other out, and a class whose pair is full
+/// replaces the spare in the second. A thread keeps at most `capacity`
+/// objects, none holding an instance, and frees them when it exits. Per
+/// thread, in the `ResolutionContext`, like `SpareTables`: neither side
+/// takes a lock or an atomic, and only a thread that has a context already
+/// keeps or takes one. A spare goes in only after its instance is dropped:
+/// that runs the instance's deinit, which may itself make or free scopes
+/// on this thread, and so use this table; nothing runs user code while a
+/// slot is being changed.
+struct SpareObjects: ~Copyable {
+    /// 32 pairs: a power of two, for a request's few scoped and
+    /// per-request types.
+    static let capacity = 64
+
+    /// Each slot's class (its metadata address, 0 when empty) and the
+    /// retained spare of that class.
+    private let types = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
+    private let objects = UnsafeMutablePointer<Unmanaged<AnyObject>>.allocate(capacity: capacity)
+
+    init() {
+        types.initialize(repeating: 0, count: Self.capacity)
+    }
+
+    deinit {
+        for index in 0..<Self.capacity where types[index] != 0 {
+            objects[index].release()
+        }
+        types.deallocate()
+        objects.deallocate()
+    }
+
+    /// A spare of the class `type`, now the caller's, if this thread keeps one.
+    @inline(__always)
+    static func take(_ type: AnyClass) -> AnyObject? {
+        current?.pointee.take(UInt(bitPattern: ObjectIdentifier(type)))
+    }
+
+    /// Takes `box` as a spare, emptied, if nothing else references it;
+    /// otherwise leaves it to the caller, who lets it go. Never concurrently
+    /// with a reader of the box: call once its container is freed. In and
+    /// out, not consumed: the caller's reference must be gone when the
+    /// uniqueness is checked, and a consumed argument is a copy in an
+    /// unoptimised build.
+    static func keep(box: inout AnyInstanceBox?) {
+        guard isKnownUniquelyReferenced(&box), let spares = current else {
+            return
+        }
+        let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: box.unsafelyUnwrapped)))
+        // The instance's deinit runs here, before any slot changes.
+        box.unsafelyUnwrapped.empty()
+        spares.pointee.keep(box.take().unsafelyUnwrapped, type: type)
+    }
+
+    /// Keeps `definition`, which nothing else references and which holds
+    /// no instance (its box, if any, is emptied), as a spare.
+    static func keep(definition: consuming AnyDefinition) {
+        guard let spares = current else {
+            return
+        }
+        spares.pointee.keep(definition, type: UInt(bitPattern: ObjectIdentifier(type(of: definition))))
+    }
+
+    private static var current: UnsafeMutablePointer<SpareObjects>? {
+        guard let raw = syr_thread_get(ResolutionTable.contextSlot) else {
+            return nil
+        }
+        return Unmanaged<ResolutionContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.spareObjects }
+    }
+
+    /// The first of a class's two slots: Fibonacci hashing of its metadata
+    /// address, as `TypeSlots` does; the second is the next one.
+    @inline(__always)
+    private static func pair(of type: UInt) -> Int {
+        let mixed = type &* UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
+        return Int(mixed >> (UInt.bitWidth - (capacity / 2).trailingZeroBitCount)) &* 2
+    }
+
+    @inline(__always)
+    private mutating func take(_ type: UInt) -> AnyObject? {
+        var index = Self.pair(of: type)
+        if types[index] != type {
+            index += 1
+            guard types[index] == type else {
+                return nil
+            }
+        }
+        types[index] = 0
+        return objects[index].takeRetainedValue()
+    }
+
+    private mutating func keep(_ object: consuming AnyObject, type: UInt) {
+        let first = Self.pair(of: type)
+        // The first slot if it is free or this class's, else the second,
+        // whatever it holds.
+        let index = types[first] == 0 || types[first] == type ? first : first + 1
+        let displaced = types[index] == 0 ? nil : objects[index]
+        types[index] = type
+        objects[index] = Unmanaged.passRetained(object)
+        // Released once the slot holds the new spare: a displaced spare
+        // holds no instance, so its deinit runs no user code, but the
+        // table is consistent whatever it does.
+        displaced?.release()
+    }
+}
