@@ -291,18 +291,19 @@ extension Container {
             SpareObjects.keep(box: &box)
         }
         keptBoxes.drain { SpareObjects.keep(box: &$0) }
-        for index in registry.ordered.indices {
-            // Taken, not copied: a copy was a retain and a release more.
-            guard var definition = registry.ordered[index].take() else {
-                continue
-            }
-            guard isKnownUniquelyReferenced(&definition) else {
-                continue
-            }
-            if definition.kind == .scopeLocal {
-                definition.recycleAsScopeLocalCopy()
-            } else {
-                definition.recycleAsSpare()
+        // Through the buffer: one uniqueness check of the list, not one
+        // per registration taken out of it.
+        registry.ordered.withUnsafeMutableBufferPointer { ordered in
+            for index in ordered.indices {
+                // Taken, not copied: a copy was a retain and a release more.
+                guard var definition = ordered[index].take(), isKnownUniquelyReferenced(&definition) else {
+                    continue
+                }
+                if definition.kind == .scopeLocal {
+                    definition.recycleAsScopeLocalCopy()
+                } else {
+                    definition.recycleAsSpare()
+                }
             }
         }
     }

@@ -107,14 +107,17 @@ final class InstanceBox<T>: AnyInstanceBox {
         withUnsafeMutablePointerToHeader { $0.pointee.order = order }
     }
 
+    // Moved out and dropped rather than `deinitialize(count: 1)`: in this
+    // unspecialised code that is the runtime's array destroy, a loop with
+    // its own checks, for one instance.
     override func empty() {
-        instance.deinitialize(count: 1)
+        _ = instance.move()
         withUnsafeMutablePointerToHeader { $0.pointee.order = Self.emptyOrder }
     }
 
     deinit {
         if order != Self.emptyOrder {
-            instance.deinitialize(count: 1)
+            _ = instance.move()
         }
     }
 }
