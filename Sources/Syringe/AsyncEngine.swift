@@ -148,10 +148,10 @@ extension Container {
             AsyncFrame.recycle(consume resolver, lentBy: definition)
             return instance
         case .shared, .scoped, .scopeLocal:
-            return try await produceSharedAsync(definition, in: container, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value
+            return try await produceSharedAsync(definition, in: container, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value(as: T.self)
         case .graph where !container.withBorrowed({ $0.isClosedNow }):
             return unsafeDowncast(try await reuseOrConstructInGraphAsync(definition, in: container, arguments: arguments, parent: parent),
-                                  to: InstanceBox<T>.self).value
+                                  to: InstanceBox.self).value(as: T.self)
         default:
             return try await container.takeUnretainedValue().produceAsyncSlowly(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
         }
@@ -161,7 +161,7 @@ extension Container {
     /// Static, `container` (the container asked) unretained, as in
     /// `produceAsync`.
     @usableFromInline
-    nonisolated(nonsending) static func produceSharedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
+    nonisolated(nonsending) static func produceSharedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
         if container.withBorrowed({ $0.isClosed }) {
             throw definition.error(.closed, path: path(to: definition, below: parent))
         }
@@ -216,10 +216,10 @@ extension Container {
                 try await Self.constructAsync(definition, resolver: Resolver(container: self, frame: frame), arguments: arguments)
             }
         case .shared, .scoped, .scopeLocal:
-            return try await Self.produceSharedAsync(definition, in: .passUnretained(self), holder: holder, arguments: arguments, parent: parent).value
+            return try await Self.produceSharedAsync(definition, in: .passUnretained(self), holder: holder, arguments: arguments, parent: parent).value(as: T.self)
         case .graph:
             return unsafeDowncast(try await Self.reuseOrConstructInGraphAsync(definition, in: .passUnretained(self), arguments: arguments, parent: parent),
-                                  to: InstanceBox<T>.self).value
+                                  to: InstanceBox.self).value(as: T.self)
         case .weak:
             return try await reuseOrCreateWeakAsync(definition, holder: holder, arguments: arguments, parent: parent)
         case .forward:
@@ -338,9 +338,9 @@ extension Container {
     /// functions of their own even where they are inlined, and each call of
     /// one took a frame from the task's allocator, three per creation (a
     /// request's scope makes one or two).
-    nonisolated(nonsending) static func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
+    nonisolated(nonsending) static func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
         let frame = try AsyncFrame.enter(definition, parent: parent)
-        let box: InstanceBox<T>
+        let box: InstanceBox
         do throws(ResolutionError) {
             box = try await existingOrMadeShared(definition, holder: holder, arguments: arguments, frame: frame)
         } catch {
@@ -356,7 +356,7 @@ extension Container {
     /// `AsyncClaims.existingOrCreated` does, with `makeShared` called
     /// directly rather than as its async closure.
     @inline(__always)
-    nonisolated(nonsending) private static func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox<T> {
+    nonisolated(nonsending) private static func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox {
         let key = ObjectIdentifier(definition)
         if let found = try await AsyncClaims.existingOrClaimed(key, for: frame, existing: { definition.sharedBoxInSection() }) {
             return found
@@ -367,7 +367,7 @@ extension Container {
 
     /// Makes and publishes a `.shared` instance; call holding its claim.
     @inline(__always)
-    nonisolated(nonsending) private static func makeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox<T> {
+    nonisolated(nonsending) private static func makeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> InstanceBox {
         let resolver = Resolver(container: holder, frame: frame)
         let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
         return try publishMadeShared(instance, of: definition, holder: holder, resolver: resolver, frame: frame)
@@ -379,7 +379,7 @@ extension Container {
     /// type `T` it may hold, on every path, and this part held two more
     /// than the factory's result.
     @inline(never)
-    private static func publishMadeShared<T>(_ instance: T, of definition: Definition<T>, holder: Container, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) -> InstanceBox<T> {
+    private static func publishMadeShared<T>(_ instance: T, of definition: Definition<T>, holder: Container, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) -> InstanceBox {
         Container.markCreationIfObserved()
         guard let made = definition.publishSharedBox(instance) else {
             // A synchronous creator published first.
@@ -407,7 +407,7 @@ extension Container {
 
     /// `.graph`: the instance this async graph already has, or one built by
     /// one task of the graph while the others (child tasks of its factories)
-    /// suspend. Returns the instance's box (an `InstanceBox<T>`), as
+    /// suspend. Returns the instance's box (an `InstanceBox` of a `T`), as
     /// `createSharedAsync` does, for the specialised caller to open.
     ///
     /// O(1) per edge: the slot is found by the registration's graph index
@@ -451,9 +451,7 @@ extension Container {
     @inline(__always)
     nonisolated(nonsending) private static func makeGraphBox<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> AnyObject {
         let instance = try await constructAsync(definition, resolver: Resolver(container: container.takeUnretainedValue(), frame: frame), arguments: arguments)
-        // The box type from `InstanceBoxTypes`: naming `InstanceBox<T>` in
-        // this unspecialised code is a runtime metadata lookup.
-        return InstanceBoxTypes.boxType(for: T.self).make(instance)
+        return InstanceBox.make(instance)
     }
 
     /// `.weak`: the live instance, or a new one made by one task at a time.
@@ -490,7 +488,7 @@ extension Container {
 
     /// `.scoped`: the nearest scope's instance, created once per scope.
     /// Returns the instance's box, as `createSharedAsync` does.
-    nonisolated(nonsending) static func produceScopedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox<T> {
+    nonisolated(nonsending) static func produceScopedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
         guard let scope = container.withBorrowed({ $0.nearestScope }) else {
             throw container.withBorrowed { $0.noScope(for: definition, path: path(to: definition, below: parent), captor: parent?.innermostSingleton) }
         }
@@ -519,13 +517,13 @@ extension Definition {
     /// retained inside one, so it cannot be freed meanwhile. A box, not the
     /// `T?` of `sharedInstance()`: in this unspecialised code each `T?`
     /// costs a runtime metadata lookup, a class reference's optional none.
-    func sharedBoxInSection() -> InstanceBox<T>? {
+    func sharedBoxInSection() -> InstanceBox? {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         guard let box = sharedBox.load(ordering: .acquiring) else {
             return nil
         }
-        return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeUnretainedValue()
+        return Unmanaged<InstanceBox>.fromOpaque(box).takeUnretainedValue()
     }
 
     /// Runs `body` with the `.weak` box, holding the definition's claim for

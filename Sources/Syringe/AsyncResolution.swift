@@ -594,15 +594,15 @@ final class AsyncResolution: @unchecked Sendable {
     /// synchronous resolve inside an async one shares its graph (see
     /// `ResolutionContext.asyncParent`).
     func graphInstance<T>(of definition: Definition<T>) -> T? {
-        box(of: definition).map { unsafeDowncast($0, to: InstanceBox<T>.self).value }
+        box(of: definition).map { unsafeDowncast($0, to: InstanceBox.self).value(as: T.self) }
     }
 
     /// Keeps a synchronous `.graph` registration's instance; returns the one
     /// the graph uses (another task's, if it stored one first).
     func storeGraphInstance<T>(_ instance: T, of definition: Definition<T>) -> T {
-        let made = InstanceBoxTypes.boxType(for: T.self).make(instance)
+        let made = InstanceBox.make(instance)
         let kept = lock.withLock { storeLocked(made, in: slotLocked(for: definition)) }
-        return unsafeDowncast(kept, to: InstanceBox<T>.self).value
+        return unsafeDowncast(kept, to: InstanceBox.self).value(as: T.self)
     }
 
     /// Queues `definition`'s `onResolved` callbacks on `instance` for the

@@ -144,7 +144,7 @@ extension Container {
         var instances: [T] = []
         for (definition, holder) in registrations(of: T.self) {
             if !syr_observed(), let box = definition.sharedBoxInSection() {
-                instances.append(box.value)
+                instances.append(box.value(as: T.self))
             } else {
                 instances.append(try await Self.produceAsync(definition, in: .passUnretained(self), holder: .passUnretained(holder), arguments: Container.noArguments, parent: parent))
             }

@@ -51,7 +51,7 @@ class AnyDefinition: @unchecked Sendable {
     /// claims; a graph's relaxed load of its index is a plain load.
     @usableFromInline
     let graphIndexOrClaim: Atomic<UInt32>
-    /// A retained `InstanceBox<T>` once a `.shared` instance exists; nil for
+    /// A retained `InstanceBox` of a `T` once a `.shared` instance exists; nil for
     /// every other kind. Near the start so that a resolve of an existing
     /// instance reads one cache line of the definition, not two.
     @usableFromInline
@@ -343,7 +343,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         // (no resolve is running), and its hooks are brought up to date
         // when it is taken.
         if let box = sharedBox.exchange(nil, ordering: .acquiring) {
-            var held: AnyInstanceBox? = Unmanaged<InstanceBox<T>>.fromOpaque(box).takeRetainedValue()
+            var held: InstanceBox? = Unmanaged<InstanceBox>.fromOpaque(box).takeRetainedValue()
             SpareObjects.keep(box: &held)
         }
         extras.pool.give(self)
@@ -357,7 +357,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
             return
         }
         if let box = sharedBox.exchange(nil, ordering: .acquiring) {
-            var held: AnyInstanceBox? = Unmanaged<InstanceBox<T>>.fromOpaque(box).takeRetainedValue()
+            var held: InstanceBox? = Unmanaged<InstanceBox>.fromOpaque(box).takeRetainedValue()
             SpareObjects.keep(box: &held)
         }
         SpareObjects.keep(definition: self)
@@ -408,7 +408,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
             extras?.pool.close()
         }
         if let box = sharedBox.load(ordering: .acquiring) {
-            Unmanaged<InstanceBox<T>>.fromOpaque(box).release()
+            Unmanaged<InstanceBox>.fromOpaque(box).release()
         }
         if let hooks = hooks.load(ordering: .acquiring) {
             Unmanaged<Hooks<T>>.fromOpaque(hooks).release()
@@ -423,7 +423,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         guard let box = sharedBox.load(ordering: .acquiring) else {
             return nil
         }
-        return Unmanaged<InstanceBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+        return Unmanaged<InstanceBox>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value(as: T.self) }
     }
 
     /// Publishes a new `.shared` instance and returns its box, or nil if an
@@ -440,35 +440,30 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// `publishShared`, returning the box itself: a reference of the
     /// caller's own, valid even if the instance is dropped and its box
     /// retired meanwhile (the async engine holds no read-side section).
-    func publishSharedBox(_ value: T) -> InstanceBox<T>? {
+    func publishSharedBox(_ value: T) -> InstanceBox? {
         let made = newSharedBox(value)
         return publish(made) == nil ? nil : made
     }
 
-    private func newSharedBox(_ value: T) -> InstanceBox<T> {
+    private func newSharedBox(_ value: T) -> InstanceBox {
         Self.box(for: value)
     }
 
     /// A box for a `.shared`, scope-local or given instance: a spare that a
     /// freed scope left on this thread (see `SpareObjects`), or a new one.
-    private static func box(for value: T) -> InstanceBox<T> {
+    private static func box(for value: T) -> InstanceBox {
         // Every box gets its place in the order: whether the instance
         // conforms to `Disposable` is asked only when its owner closes.
-        // The box type from `InstanceBoxTypes`: naming `InstanceBox<T>` in
-        // this unspecialised code is a runtime metadata lookup.
-        let boxType = InstanceBoxTypes.boxType(for: T.self)
-        if let spare = SpareObjects.take(boxType) {
-            // The slot's class is `boxType`.
-            let box = unsafeDowncast(spare, to: InstanceBox<T>.self)
-            box.refill(value, order: CreationOrder.next())
-            return box
+        if let spare = SpareObjects.takeBox(for: T.self) {
+            spare.refill(value, order: CreationOrder.next())
+            return spare
         }
-        return boxType.make(value, order: CreationOrder.next())
+        return InstanceBox.make(value, order: CreationOrder.next())
     }
 
     /// Publishes `made` (with a reference of its own), unless an instance
     /// was published meanwhile: then nil.
-    private func publish(_ made: consuming InstanceBox<T>) -> UnsafeRawPointer? {
+    private func publish(_ made: consuming InstanceBox) -> UnsafeRawPointer? {
         let retained = Unmanaged.passRetained(made)
         // Given up at once, so that the retain and this release cancel out.
         _ = consume made
@@ -511,11 +506,11 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// (`releaseSharedInstances` may have dropped it since). Returns the box
     /// to retire: readers may still be reading it.
     @usableFromInline
-    func retractShared(_ box: UnsafeRawPointer) -> InstanceBox<T>? {
+    func retractShared(_ box: UnsafeRawPointer) -> InstanceBox? {
         guard sharedBox.compareExchange(expected: box, desired: nil, ordering: .acquiringAndReleasing).exchanged else {
             return nil
         }
-        return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeRetainedValue()
+        return Unmanaged<InstanceBox>.fromOpaque(box).takeRetainedValue()
     }
 
     override func takeSharedInstance() -> AnyObject? {
@@ -526,23 +521,23 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         guard let box = takeSharedBox() else {
             return nil
         }
-        guard hasDisposers || DisposableConformance.mayConform(box.value) else {
+        guard hasDisposers || DisposableConformance.mayConform(box.value(as: T.self)) else {
             // Nothing to dispose it: no entry, no disposers to bind, and no
             // array to hold them (the common case: a request's scope often
             // has nothing at all to dispose).
             kept.keep(box)
             return nil
         }
-        return PendingDisposal(order: box.order, of: self, instance: box.value, retiring: box)
+        return PendingDisposal(order: box.order, of: self, instance: box.value(as: T.self), retiring: box)
     }
 
     /// The `.shared` box, typed: no cast back from `AnyObject` (a dynamic
     /// cast a scope's `close()` would pay per instance).
-    private func takeSharedBox() -> InstanceBox<T>? {
+    private func takeSharedBox() -> InstanceBox? {
         guard let box = sharedBox.exchange(nil, ordering: .sequentiallyConsistent) else {
             return nil
         }
-        return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeRetainedValue()
+        return Unmanaged<InstanceBox>.fromOpaque(box).takeRetainedValue()
     }
 
     override var hasDisposers: Bool {
@@ -559,7 +554,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         if GraphInstances.fitsInline(T.self) {
             value.assumingMemoryBound(to: T.self).deinitialize(count: 1)
         } else {
-            Unmanaged<InstanceBox<T>>.fromOpaque(value.load(as: UnsafeRawPointer.self)).release()
+            Unmanaged<InstanceBox>.fromOpaque(value.load(as: UnsafeRawPointer.self)).release()
         }
     }
 

@@ -116,7 +116,7 @@ extension Container {
         let around = parent?.unlessEnded
         guard let observation = Observation.current?.observation ?? nearestObservation() else {
             if let box = definition.sharedBoxInSection() {
-                return box.value
+                return box.value(as: T.self)
             }
             return try await Self.produceAsyncUnobserved(definition, in: .passUnretained(self), holder: .passUnretained(holder), arguments: arguments, parent: parent)
         }
@@ -124,7 +124,7 @@ extension Container {
         let start = ContinuousClock.now
         let result: Result<T, ResolutionError>
         if let box = definition.sharedBoxInSection() {
-            result = .success(box.value)
+            result = .success(box.value(as: T.self))
         } else {
             // Bound for this resolve: the resolves its factory makes, in
             // this task or its children, find the observation here, and the

@@ -148,8 +148,8 @@ final class GraphInstances {
         if fitsInline(T.self) {
             return value.assumingMemoryBound(to: T.self).pointee
         }
-        return Unmanaged<InstanceBox<T>>.fromOpaque(value.load(as: UnsafeRawPointer.self))
-            ._withUnsafeGuaranteedRef { $0.value }
+        return Unmanaged<InstanceBox>.fromOpaque(value.load(as: UnsafeRawPointer.self))
+            ._withUnsafeGuaranteedRef { $0.value(as: T.self) }
     }
 
     /// Stores `instance` as `definition`'s instance in the current graph.

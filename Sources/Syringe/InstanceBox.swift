@@ -1,53 +1,21 @@
-/// What every box keeps besides its instance: its place in a list of kept
-/// boxes, and its creation order.
+/// What a box keeps besides its instance: the instance's type, its place
+/// in a list of kept boxes, and its creation order.
 @usableFromInline
 struct InstanceBoxHeader {
+    /// The instance's type: what the box's deinit and `empty` destroy it as.
+    let type: Any.Type
     /// The next box in a `KeptBoxes` list; nil at its end and elsewhere.
-    var next: AnyInstanceBox?
-    /// When an instance was created (`CreationOrder`; 0 when that does not
-    /// matter), so that `close()` disposes newest first; `InstanceBox.emptyOrder`
-    /// in a spare box.
+    var next: InstanceBox?
+    /// When the instance was created (`CreationOrder`; 0 when that does not
+    /// matter), so that `close()` disposes newest first;
+    /// `InstanceBox.emptyOrder` in a spare box.
     var order: UInt64
 
     @usableFromInline
-    init(next: AnyInstanceBox?, order: UInt64) {
-        self.next = next
+    init(type: Any.Type, order: UInt64) {
+        self.type = type
+        self.next = nil
         self.order = order
-    }
-}
-
-/// An `InstanceBox<T>` whatever its `T`: what a list of kept boxes links,
-/// and what a freed scope empties (see `SpareObjects`).
-///
-/// The instance is not a stored property but the buffer's tail, in words
-/// (`UInt64`, so that it starts aligned for any instance of up to 8-byte
-/// alignment): a stored `T` could never be dropped without freeing the box,
-/// and as a `T?` every access in unspecialised code asked the runtime for
-/// `Optional<T>`'s metadata. The header comes first, at the same place in
-/// every box, so the list needs no `T`.
-@usableFromInline
-class AnyInstanceBox: ManagedBuffer<InstanceBoxHeader, UInt64> {
-    /// Drops the instance, for a box kept as a spare. Only on a box that
-    /// nothing else references: the instance's deinit may run.
-    func empty() {
-        preconditionFailure("Syringe: every box is an InstanceBox<T>")
-    }
-
-    /// The creation order of the instance (see `InstanceBoxHeader.order`).
-    final var order: UInt64 {
-        withUnsafeMutablePointerToHeader { $0.pointee.order }
-    }
-
-    /// Through the header's pointer: `header` itself is a class property,
-    /// whose every access is checked for exclusivity at run time.
-    final var next: AnyInstanceBox? {
-        get { withUnsafeMutablePointerToHeader { $0.pointee.next } }
-        set { withUnsafeMutablePointerToHeader { $0.pointee.next = newValue } }
-    }
-
-    /// Takes the link out, leaving nil: no retain.
-    final func takeNext() -> AnyInstanceBox? {
-        withUnsafeMutablePointerToHeader { $0.pointee.next.take() }
     }
 }
 
@@ -57,68 +25,108 @@ class AnyInstanceBox: ManagedBuffer<InstanceBoxHeader, UInt64> {
 /// `Definition<T>` publishes one box per instance generation through an
 /// atomic pointer; the key that led to the definition guarantees `T`, so a
 /// reader reaches the box with `Unmanaged` and no dynamic cast, and its
-/// instance with one load at a fixed offset.
+/// instance with one load at a fixed offset (`value(as:)`).
 ///
-/// Immutable while anything but its one owner can reach it. A freed
-/// scope's boxes that nothing else references are emptied and kept for its
-/// thread's next ones (`SpareObjects`), then refilled: the instance is in
-/// the box's tail, initialised by `make` or `refill` and destroyed by
-/// `empty` or the box's deinit, whichever comes first.
+/// One class for every instance type, the instance in the buffer's tail (in
+/// words: `UInt64`, so that it starts aligned for any instance of up to
+/// 8-byte alignment), and its type in the header. A freed scope's boxes are
+/// emptied and reused (`SpareObjects`), which a stored `T` would not allow:
+/// it can only be dropped with the box. And a class per `T` cost each type,
+/// the first time it was boxed, a runtime metadata instantiation (about
+/// 12 000 instructions for a subclass of `ManagedBuffer`), and unspecialised
+/// code a lookup of that metadata at every box it made.
+///
+/// Immutable while anything but its one owner can reach it: the instance is
+/// initialised by `make` or `refill` and destroyed by `empty` or the box's
+/// deinit, whichever comes first.
 @usableFromInline
-final class InstanceBox<T>: AnyInstanceBox {
+final class InstanceBox: ManagedBuffer<InstanceBoxHeader, UInt64> {
     /// The order of a box whose instance `empty` dropped.
     static var emptyOrder: UInt64 { .max }
 
-    /// A new box holding `value`. Call it on `InstanceBoxTypes.boxType(for:)`
-    /// in unspecialised code: there, naming `InstanceBox<T>` is a runtime
-    /// metadata lookup.
+    /// A new box holding `value`.
     @inlinable
-    static func make(_ value: T, order: UInt64 = 0) -> InstanceBox<T> {
+    static func make<T>(_ value: T, order: UInt64 = 0) -> InstanceBox {
         let words = (MemoryLayout<T>.size + Swift.max(MemoryLayout<T>.alignment, 8) - 1) / 8
-        let buffer = create(minimumCapacity: words) { _ in InstanceBoxHeader(next: nil, order: order) }
-        // `create` makes an instance of the class it is called on: `Self`.
-        let box = unsafeDowncast(buffer, to: self)
-        box.instance.initialize(to: value)
+        let buffer = create(minimumCapacity: words) { _ in InstanceBoxHeader(type: T.self, order: order) }
+        // `create` makes an instance of the class it is called on.
+        let box = unsafeDowncast(buffer, to: InstanceBox.self)
+        box.instance(as: T.self).initialize(to: value)
         return box
     }
 
-    /// Where the instance is: the tail, rounded up for an instance aligned
-    /// to more than its words are.
+    /// Where the instance is, as a `T` (the instance's type): the tail,
+    /// rounded up for an instance aligned to more than its words are.
     @inlinable
-    var instance: UnsafeMutablePointer<T> {
-        @inline(__always) get {
-            let tail = withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
-            guard MemoryLayout<T>.alignment > MemoryLayout<UInt64>.alignment else {
-                return tail.assumingMemoryBound(to: T.self)
-            }
-            return tail.alignedUp(toMultipleOf: MemoryLayout<T>.alignment).assumingMemoryBound(to: T.self)
+    @inline(__always)
+    func instance<T>(as _: T.Type) -> UnsafeMutablePointer<T> {
+        let tail = withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
+        guard MemoryLayout<T>.alignment > MemoryLayout<UInt64>.alignment else {
+            return tail.assumingMemoryBound(to: T.self)
         }
+        return tail.alignedUp(toMultipleOf: MemoryLayout<T>.alignment).assumingMemoryBound(to: T.self)
     }
 
-    /// The instance. Only in a box that holds one: see the class comment.
+    /// The instance, a `T` (the instance's type). Only in a box that holds
+    /// one: see the class comment.
     @inlinable
-    var value: T {
-        @inline(__always) get { instance.pointee }
+    @inline(__always)
+    func value<T>(as _: T.Type) -> T {
+        instance(as: T.self).pointee
     }
 
-    /// Fills a spare box (see `SpareObjects`), which only the caller holds.
-    func refill(_ value: T, order: UInt64) {
-        instance.initialize(to: value)
+    /// The creation order of the instance (see `InstanceBoxHeader.order`).
+    /// Through the header's pointer, as the other header fields: `header`
+    /// itself is a class property, each access checked for exclusivity at
+    /// run time.
+    var order: UInt64 {
+        withUnsafeMutablePointerToHeader { $0.pointee.order }
+    }
+
+    /// The instance's type.
+    var type: Any.Type {
+        withUnsafeMutablePointerToHeader { $0.pointee.type }
+    }
+
+    var next: InstanceBox? {
+        get { withUnsafeMutablePointerToHeader { $0.pointee.next } }
+        set { withUnsafeMutablePointerToHeader { $0.pointee.next = newValue } }
+    }
+
+    /// Takes the link out, leaving nil: no retain.
+    func takeNext() -> InstanceBox? {
+        withUnsafeMutablePointerToHeader { $0.pointee.next.take() }
+    }
+
+    /// Fills a spare box of `value`'s type (see `SpareObjects`), which only
+    /// the caller holds.
+    func refill<T>(_ value: T, order: UInt64) {
+        instance(as: T.self).initialize(to: value)
         withUnsafeMutablePointerToHeader { $0.pointee.order = order }
     }
 
-    // Moved out and dropped rather than `deinitialize(count: 1)`: in this
-    // unspecialised code that is the runtime's array destroy, a loop with
-    // its own checks, for one instance.
-    override func empty() {
-        _ = instance.move()
+    /// Drops the instance, for a box kept as a spare. Only on a box that
+    /// nothing else references: the instance's deinit may run.
+    func empty() {
+        destroyInstance()
         withUnsafeMutablePointerToHeader { $0.pointee.order = Self.emptyOrder }
     }
 
     deinit {
         if order != Self.emptyOrder {
-            _ = instance.move()
+            destroyInstance()
         }
+    }
+
+    /// Destroys the instance as the type it is: moved out and dropped,
+    /// rather than `deinitialize(count: 1)`, which in unspecialised code is
+    /// the runtime's array destroy, a loop with its own checks, for one
+    /// instance.
+    private func destroyInstance() {
+        func destroy<T>(_: T.Type) {
+            _ = instance(as: T.self).move()
+        }
+        _openExistential(type, do: destroy)
     }
 }
 
@@ -133,11 +141,11 @@ final class InstanceBox<T>: AnyInstanceBox {
 /// its bookkeeping.
 @usableFromInline
 struct KeptBoxes: ~Copyable {
-    private var head: AnyInstanceBox?
+    private var head: InstanceBox?
 
     init() {}
 
-    mutating func keep(_ box: AnyInstanceBox) {
+    mutating func keep(_ box: InstanceBox) {
         box.next = head.take()
         head = box
     }
@@ -145,7 +153,7 @@ struct KeptBoxes: ~Copyable {
     /// Takes every box out of the list, in turn, for `body`, which may
     /// take it over (see `SpareObjects.keep(box:)`); the list is then
     /// empty. For a freed container.
-    mutating func drain(_ body: (inout AnyInstanceBox?) -> Void) {
+    mutating func drain(_ body: (inout InstanceBox?) -> Void) {
         var box = head.take()
         while box != nil {
             let next = box.unsafelyUnwrapped.takeNext()

@@ -55,7 +55,7 @@ private final class LazyInjection<T>: @unchecked Sendable {
     private let name: String?
     private let container: Container
     private let site: InjectionSite
-    /// A retained `InstanceBox<T>` once resolved; published with release order
+    /// A retained `InstanceBox` of a `T` once resolved; published with release order
     /// so a reader that loads it sees the instance without taking the lock.
     private let instance = Atomic<UnsafeRawPointer?>(nil)
     private let lock = Lock()
@@ -72,13 +72,13 @@ private final class LazyInjection<T>: @unchecked Sendable {
 
     deinit {
         if let box = instance.load(ordering: .acquiring) {
-            Unmanaged<InstanceBox<T>>.fromOpaque(box).release()
+            Unmanaged<InstanceBox>.fromOpaque(box).release()
         }
     }
 
     var value: T {
         if let box = instance.load(ordering: .acquiring) {
-            return Unmanaged<InstanceBox<T>>.fromOpaque(box).takeUnretainedValue().value
+            return Unmanaged<InstanceBox>.fromOpaque(box).takeUnretainedValue().value(as: T.self)
         }
         return resolveOnce()
     }

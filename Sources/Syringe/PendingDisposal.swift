@@ -27,7 +27,7 @@ struct PendingDisposal: @unchecked Sendable {
     private let moreDisposers: [Step]
     /// The `.shared` box the instance was taken from, retired after disposal:
     /// a resolve that began before the close may still be reading it.
-    let retiring: AnyInstanceBox?
+    let retiring: InstanceBox?
 
     /// One disposer, bound to its instance. Synchronous ones stay so, for
     /// a synchronous `validate()`, which cannot await.
@@ -66,7 +66,7 @@ struct PendingDisposal: @unchecked Sendable {
     /// to a copy of it. See `Hooks.disposers`.
     typealias Binder = @Sendable (UnsafeRawPointer) -> Step
 
-    init<T>(order: UInt64, of definition: Definition<T>, instance: T, retiring: AnyInstanceBox?) {
+    init<T>(order: UInt64, of definition: Definition<T>, instance: T, retiring: InstanceBox?) {
         self.order = order
         self.definition = definition
         var first = DisposableConformance.disposer(for: instance)
@@ -94,7 +94,7 @@ struct PendingDisposal: @unchecked Sendable {
         PendingDisposal(order: order, definition: definition, retiring: retiring)
     }
 
-    private init(order: UInt64, definition: AnyDefinition, retiring: AnyInstanceBox?) {
+    private init(order: UInt64, definition: AnyDefinition, retiring: InstanceBox?) {
         self.order = order
         self.definition = definition
         self.firstDisposer = nil

@@ -5,20 +5,20 @@ import CSyringeTable
 ///
 /// A request's scope allocates a box for each instance it holds (its
 /// `.scoped` instances, its per-request values) and a registration for
-/// each value it registers, and frees all of them with the scope: two
-/// allocations of SC1's request, three of a service's with three `.scoped`
-/// types, and one more per value. A freed scope empties those that nothing
+/// each value it registers with `instance:`, and frees all of them with
+/// the scope: three of SC1's six allocations, and in a service's request
+/// one per `.scoped` type and two per value. A freed scope empties those that nothing
 /// else references (the instance goes, as it would have with the box) and
 /// leaves them here; the next box or `register(type:instance:)` of the
 /// same type takes one instead of allocating. A spare is in the state a new
 /// one starts in but for its memory, and nothing can tell the two apart
 /// (as `ScopeLocalPool` argues for scope-local copies).
 ///
-/// One spare per class (`InstanceBox<T>`, `Definition<T>`), in a lossy
-/// table keyed by the class's metadata address: each class has two
-/// candidate slots (a pair, chosen by its address), so that a request's few
-/// types rarely push each other out, and a class whose pair is full
-/// replaces the spare in the second. A thread keeps at most `capacity`
+/// One spare box per instance type, and one registration per class
+/// (`Definition<T>`), in a lossy table keyed by a metadata address: each
+/// key has two candidate slots (a pair, chosen by the address), so that a
+/// request's few types rarely push each other out, and a key whose pair is
+/// full replaces the spare in the second. A thread keeps at most `capacity`
 /// objects, none holding an instance, and frees them when it exits. Per
 /// thread, in the `ResolutionContext`, like `SpareTables`: neither side
 /// takes a lock or an atomic, and only a thread that has a context already
@@ -48,10 +48,26 @@ struct SpareObjects: ~Copyable {
         objects.deallocate()
     }
 
-    /// A spare of the class `type`, now the caller's, if this thread keeps one.
+    /// A spare registration of the class `type`, now the caller's, if this
+    /// thread keeps one.
     @inline(__always)
     static func take(_ type: AnyClass) -> AnyObject? {
         current?.pointee.take(UInt(bitPattern: ObjectIdentifier(type)))
+    }
+
+    /// A spare box made for an instance of `type`, empty and now the
+    /// caller's, if this thread keeps one.
+    @inline(__always)
+    static func takeBox(for type: Any.Type) -> InstanceBox? {
+        current?.pointee.take(boxKey(type)).map { unsafeDowncast($0, to: InstanceBox.self) }
+    }
+
+    /// The key of the spare boxes for instances of `type`. Every box is an
+    /// `InstanceBox`, laid out for its instance's type: that type's
+    /// metadata address is the key, with its low bit set (metadata is
+    /// word-aligned) so that it never equals a registration class's.
+    private static func boxKey(_ type: Any.Type) -> UInt {
+        UInt(bitPattern: ObjectIdentifier(type)) | 1
     }
 
     /// Takes `box` as a spare, emptied, if nothing else references it;
@@ -60,11 +76,11 @@ struct SpareObjects: ~Copyable {
     /// out, not consumed: the caller's reference must be gone when the
     /// uniqueness is checked, and a consumed argument is a copy in an
     /// unoptimised build.
-    static func keep(box: inout AnyInstanceBox?) {
+    static func keep(box: inout InstanceBox?) {
         guard isKnownUniquelyReferenced(&box), let spares = current else {
             return
         }
-        let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: box.unsafelyUnwrapped)))
+        let type = boxKey(box.unsafelyUnwrapped.type)
         // The instance's deinit runs here, before any slot changes.
         box.unsafelyUnwrapped.empty()
         spares.pointee.keep(box.take().unsafelyUnwrapped, type: type)

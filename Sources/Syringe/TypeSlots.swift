@@ -2,8 +2,8 @@ import Synchronization
 
 /// The slots of a lossy, lock-free table keyed by type: 256 atomics, never
 /// freed, and the slot of a type's metadata address. `DisposableConformance`
-/// and `InstanceBoxTypes` each keep one; what a slot holds, and how a reader
-/// tells its own type's entry from another's, is theirs.
+/// keeps one; what a slot holds, and how a reader tells its own type's entry
+/// from another's, is its.
 enum TypeSlots {
     /// 2⁸: the slot is the top 8 bits of the mixed address.
     private static let count = 256

@@ -162,7 +162,7 @@ struct SpareObjectsTests {
             #expect(try scope.tryResolve(type: (any Labelled).self).label == "rex \(round)")
             #expect(try scope.tryResolve(type: String.self) == String(repeating: "request ", count: round))
             if let box = Self.boxAddress(of: SIMD4<Float>.self, in: scope) {
-                let instance = Unmanaged<InstanceBox<SIMD4<Float>>>.fromOpaque(box).takeUnretainedValue().instance
+                let instance = Unmanaged<InstanceBox>.fromOpaque(box).takeUnretainedValue().instance(as: SIMD4<Float>.self)
                 #expect(UInt(bitPattern: instance) % 16 == 0, "a 16-aligned instance at \(instance)")
             }
         }

@@ -11,7 +11,7 @@
 //   Graph100          G1's 100-node .graph DAG, root resolve       100 000  (the 100 objects only)
 //   ScopedResolve     .scoped resolve of an instance the scope has 0  (nothing at all)
 //   ScopeRequest      SC1: makeScope, register the request's value,
-//                     resolve the .scoped unit of work, close      6 000 per 1 000 requests
+//                     resolve the .scoped unit of work, close      3 000 per 1 000 requests
 //                                                                  (#12's goal is 4 000)
 //   AsyncSharedResolve  resolveAsync of an existing async .shared  0  (nothing at all)
 //   AsyncNewChain5    A2: the chain with async factories           5 000 (the five instances;
@@ -174,15 +174,15 @@ let benchmarks: @Sendable () -> Void = {
 
     var executorTolerant = configuration
     executorTolerant.thresholds = [.mallocCountTotal: .init(absolute: [.p90: 500])]
-    // SC1: a whole request, 6 allocations today: the request's own
-    // objects, `RequestValue` and `UnitOfWork`; the container; the
-    // registration of the request's value (its definition, and the box its
-    // instance is published in); and the unit of work's box. The scope's
-    // table, writer lock and registration list are those a container freed
-    // earlier on this thread left (`SpareTables`), its copy of the
-    // `.scoped` registration is one an earlier request's scope gave back
-    // (`ScopeLocalPool`), and `close()`, with nothing to dispose, keeps the
-    // boxes without a list.
+    // SC1: a whole request, 3 allocations today: the request's own
+    // objects, `RequestValue` and `UnitOfWork`, and the container. The
+    // scope's table, writer lock and registration list are those a
+    // container freed earlier on this thread left (`SpareTables`), its copy
+    // of the `.scoped` registration is one an earlier request's scope gave
+    // back (`ScopeLocalPool`), the registration of the request's value and
+    // the two boxes are ones an earlier scope freed on this thread emptied
+    // and left (`SpareObjects`), and `close()`, with nothing to dispose,
+    // keeps the boxes without a list.
     // Checked so that the count only goes down; within 500 either way per
     // 1 000 requests, as `AsyncNewChain5`, since `close()` is awaited.
     Benchmark("ScopeRequest", configuration: executorTolerant) { benchmark in
