@@ -342,11 +342,18 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         // The state a new copy starts in: no instance. Its claim is free
         // (no resolve is running), and its hooks are brought up to date
         // when it is taken.
+        giveBoxToSpares()
+        extras.pool.give(self)
+    }
+
+    /// Takes the instance's box, if any, and gives it to the thread's
+    /// spares (see `SpareObjects`), which empty it. Only on a registration
+    /// of a freed scope.
+    private func giveBoxToSpares() {
         if let box = sharedBox.exchange(nil, ordering: .acquiring) {
             var held: InstanceBox? = Unmanaged<InstanceBox>.fromOpaque(box).takeRetainedValue()
             SpareObjects.keep(box: &held)
         }
-        extras.pool.give(self)
     }
 
     override func recycleAsSpare() {
@@ -356,10 +363,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         guard kind == .shared, keepsInstance, hooks.load(ordering: .relaxed) == nil else {
             return
         }
-        if let box = sharedBox.exchange(nil, ordering: .acquiring) {
-            var held: InstanceBox? = Unmanaged<InstanceBox>.fromOpaque(box).takeRetainedValue()
-            SpareObjects.keep(box: &held)
-        }
+        giveBoxToSpares()
         SpareObjects.keep(definition: self)
     }
 
