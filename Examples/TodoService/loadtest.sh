@@ -85,6 +85,10 @@ parse_wrk() {
 
 run_round() {  # run_round <round> <wiring>
     local round=$1 wiring=$2 db="$work/$2-$1.sqlite" log="$work/$2-$1.log"
+    # Made here, not by the background job's redirection, which can come
+    # after the first read below: sed then fails on a missing file, and
+    # `set -e` ends the script.
+    : > "$log"
     "$server" --wiring "$wiring" --port 0 --database "$db" --log-level notice > "$log" 2>&1 &
     server_pid=$!
     local port=

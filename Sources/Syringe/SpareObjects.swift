@@ -125,9 +125,12 @@ struct SpareObjects: ~Copyable {
 
     private mutating func keep(_ object: consuming AnyObject, type: UInt) {
         let first = Self.pair(of: type)
-        // The first slot if it is free or this class's, else the second,
+        // The slot with this key's spare, which the new one replaces (one
+        // spare per key); else the first if it is free; else the second,
         // whatever it holds.
-        let index = types[first] == 0 || types[first] == type ? first : first + 1
+        let index = types[first] == type ? first
+            : types[first + 1] == type || types[first] != 0 ? first + 1
+            : first
         let displaced = types[index] == 0 ? nil : objects[index]
         types[index] = type
         objects[index] = Unmanaged.passRetained(object)
