@@ -438,19 +438,15 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// definition claimed.
     @usableFromInline
     func publishShared(_ value: T) -> UnsafeRawPointer? {
-        publish(newSharedBox(value))
+        publish(Self.box(for: value))
     }
 
     /// `publishShared`, returning the box itself: a reference of the
     /// caller's own, valid even if the instance is dropped and its box
     /// retired meanwhile (the async engine holds no read-side section).
     func publishSharedBox(_ value: T) -> InstanceBox? {
-        let made = newSharedBox(value)
+        let made = Self.box(for: value)
         return publish(made) == nil ? nil : made
-    }
-
-    private func newSharedBox(_ value: T) -> InstanceBox {
-        Self.box(for: value)
     }
 
     /// A box for a `.shared`, scope-local or given instance: a spare that a

@@ -102,12 +102,11 @@ struct SpareObjects: ~Copyable {
         return Unmanaged<ResolutionContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.spareObjects }
     }
 
-    /// The first of a class's two slots: Fibonacci hashing of its metadata
-    /// address, as `TypeSlots` does; the second is the next one.
+    /// The first of a key's two slots (the key's metadata address hashed
+    /// as `TypeSlots` hashes one); the second is the next one.
     @inline(__always)
     private static func pair(of type: UInt) -> Int {
-        let mixed = type &* UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
-        return Int(mixed >> (UInt.bitWidth - (capacity / 2).trailingZeroBitCount)) &* 2
+        TypeSlots.hash(type, bits: (capacity / 2).trailingZeroBitCount) &* 2
     }
 
     @inline(__always)

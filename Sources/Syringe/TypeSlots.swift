@@ -18,11 +18,17 @@ enum TypeSlots {
     }
 
     /// The slot of `type` (a metadata address) in a table of `allocate`'s.
-    /// Fibonacci hashing: metadata addresses often share their low bits
-    /// (page-aligned sections), so the slot comes from the high bits of the
-    /// product.
     static func index(of type: UInt) -> Int {
+        hash(type, bits: 8)
+    }
+
+    /// `type` (a metadata address) hashed to `bits` bits, for a table of
+    /// 2^`bits` slots. Fibonacci hashing: metadata addresses often share
+    /// their low bits (page-aligned sections), so the hash is the high bits
+    /// of the product.
+    @inline(__always)
+    static func hash(_ type: UInt, bits: Int) -> Int {
         let mixed = type &* UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
-        return Int(mixed >> (UInt.bitWidth - 8))
+        return Int(mixed >> (UInt.bitWidth - bits))
     }
 }
