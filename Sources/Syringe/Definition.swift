@@ -521,7 +521,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         guard let box = takeSharedBox() else {
             return nil
         }
-        guard hasDisposers || DisposableConformance.mayConform(box.value(as: T.self)) else {
+        guard hasDisposers || DisposableConformance.mayConform(boxed: box, as: T.self) else {
             // Nothing to dispose it: no entry, no disposers to bind, and no
             // array to hold them (the common case: a request's scope often
             // has nothing at all to dispose).

@@ -239,6 +239,53 @@ struct DisposalTests {
         #expect(log.all == Array(repeating: ["subclass behind its base", "behind any Holding<Int>", "large value"], count: 2).flatMap { $0 })
     }
 
+    @Test("an enum, an optional, a generic class, and a subclass, a large value and an error behind existentials are disposed by their own conformance")
+    func conformanceOfEnumsOptionalsAndClassBoundExistentials() async throws {
+        enum Connection: Disposable, Sendable {
+            case open(DisposalLog)
+            func dispose() throws {
+                if case .open(let log) = self { log.record("enum") }
+            }
+        }
+        struct DisposableError: Error, Disposable {
+            let log: DisposalLog
+            func dispose() throws { log.record("error") }
+        }
+        final class Generic<Value: Sendable>: Disposable, Sendable {
+            let log: DisposalLog
+            init(log: DisposalLog) { self.log = log }
+            func dispose() throws { log.record("generic class") }
+        }
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: Connection.self, in: .scoped) { _ in .open(log) }
+        app.register(type: SyncResource?.self, in: .scoped) { _ in SyncResource("optional", log: log) }
+        app.register(type: (any AnyObject & Sendable).self, in: .scoped) { _ in AsyncResource("class-bound existential", log: log) }
+        app.register(type: Generic<Int>.self, in: .scoped) { _ in Generic(log: log) }
+        app.register(type: Int?.self, in: .scoped) { _ in nil }
+        // Behind an existential, the value's own type decides: a subclass
+        // stored as its base, a value too large for the existential's
+        // buffer, an error.
+        app.register(type: (any Sendable).self, name: "subclass", in: .scoped) { _ in DisposableSubservice(log: log) as BaseService }
+        app.register(type: (any Sendable).self, name: "large", in: .scoped) { _ in LargeDisposableValue(log: log, name: "large behind any Sendable") }
+        app.register(type: (any Error).self, in: .scoped) { _ in DisposableError(log: log) }
+        for _ in 0..<2 {
+            let scope = app.makeScope()
+            _ = try scope.tryResolve(type: Connection.self)
+            _ = try scope.tryResolve(type: SyncResource?.self)
+            _ = try scope.tryResolve(type: (any AnyObject & Sendable).self)
+            _ = try scope.tryResolve(type: Generic<Int>.self)
+            _ = try scope.tryResolve(type: Int?.self)
+            _ = try scope.tryResolve(type: (any Sendable).self, name: "subclass")
+            _ = try scope.tryResolve(type: (any Sendable).self, name: "large")
+            _ = try scope.tryResolve(type: (any Error).self)
+            try await scope.close()
+        }
+        let once = ["error", "large behind any Sendable", "subclass behind its base",
+                    "generic class", "class-bound existential", "optional", "enum"]
+        #expect(log.all == once + once)
+    }
+
     @Test("conformance is asked of each instance's own type, whichever others the same registration made before")
     func conformanceFollowsEachInstancesType() async throws {
         struct Plain: Sendable {}
