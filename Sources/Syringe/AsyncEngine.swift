@@ -165,10 +165,15 @@ extension Container {
         if container.withBorrowed({ $0.isClosed }) {
             throw definition.error(.closed, path: path(to: definition, below: parent))
         }
-        if definition.kind == .shared {
+        guard definition.kind != .shared else {
             return try await createSharedAsync(definition, holder: holder, arguments: arguments, parent: parent)
         }
-        return try await produceScopedAsync(definition, in: container, holder: holder, arguments: arguments, parent: parent)
+        let (existing, local, scope) = try scopedTarget(of: definition, in: container, holder: holder, parent: parent)
+        if let existing {
+            return existing
+        }
+        // The scope's copy of the registration is a `Definition<T>` too.
+        return try await createSharedAsync(unsafeDowncast(local, to: Definition<T>.self), holder: scope, arguments: arguments, parent: parent)
     }
 
     /// `constructAsync` for the outermost frame of a resolve, which then
@@ -338,6 +343,7 @@ extension Container {
     /// functions of their own even where they are inlined, and each call of
     /// one took a frame from the task's allocator, three per creation (a
     /// request's scope makes one or two).
+    @inline(__always)
     nonisolated(nonsending) static func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
         let frame = try AsyncFrame.enter(definition, parent: parent)
         let box: InstanceBox
@@ -486,9 +492,16 @@ extension Container {
         return instance
     }
 
-    /// `.scoped`: the nearest scope's instance, created once per scope.
-    /// Returns the instance's box, as `createSharedAsync` does.
-    nonisolated(nonsending) static func produceScopedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
+    /// `.scoped`: the nearest scope's instance if it exists, else the
+    /// registration to create it from (the scope's copy of `definition`,
+    /// or `definition` itself when the scope registered it) and the scope.
+    ///
+    /// Synchronous, and the creation left to the caller: each call of an
+    /// async function here, unspecialised, took frames from the task's
+    /// allocator, and a request's first resolve of each async `.scoped`
+    /// registration paid for two more of them.
+    static func scopedTarget(of definition: AnyDefinition, in container: Unmanaged<Container>, holder: Container,
+                             parent: AsyncFrame?) throws(ResolutionError) -> (existing: InstanceBox?, definition: AnyDefinition, scope: Container) {
         guard let scope = container.withBorrowed({ $0.nearestScope }) else {
             throw container.withBorrowed { $0.noScope(for: definition, path: path(to: definition, below: parent), captor: parent?.innermostSingleton) }
         }
@@ -496,13 +509,10 @@ extension Container {
             throw definition.error(.closed, path: path(to: definition, below: parent))
         }
         if definition.kind == .scopeLocal && holder === scope {
-            return try await createSharedAsync(definition, holder: scope, arguments: arguments, parent: parent)
+            return (nil, definition, scope)
         }
-        let local = unsafeDowncast(scope.scopeLocalInSection(of: definition, registeredHere: holder === scope), to: Definition<T>.self)
-        if let box = local.sharedBoxInSection() {
-            return box
-        }
-        return try await createSharedAsync(local, holder: scope, arguments: arguments, parent: parent)
+        let local = scope.scopeLocalInSection(of: definition, registeredHere: holder === scope)
+        return (local.sharedBoxInSection(), local, scope)
     }
 
     /// The path of an error about `definition`, asked for by `parent`'s factory.
@@ -511,7 +521,7 @@ extension Container {
     }
 }
 
-extension Definition {
+extension AnyDefinition {
     /// The box of the `.shared` instance, if it exists, for the async
     /// engine, which holds no read-side section of its own: the box is
     /// retained inside one, so it cannot be freed meanwhile. A box, not the
@@ -525,6 +535,9 @@ extension Definition {
         }
         return Unmanaged<InstanceBox>.fromOpaque(box).takeUnretainedValue()
     }
+}
+
+extension Definition {
 
     /// Runs `body` with the `.weak` box, holding the definition's claim for
     /// this thread (see `InstanceCreation`), which nothing keeps across a

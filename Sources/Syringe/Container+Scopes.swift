@@ -44,23 +44,24 @@ extension Container {
     ///     try await scope.tryResolve(type: TodoHandler.self).list()
     /// }
     /// ```
+    ///
+    /// Inlined into the caller, where `R` is known: unspecialised, each
+    /// request paid an async frame for this function and memory from the
+    /// task's allocator for its `R`.
+    @inlinable
     public func withScope<R>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: (Container) async throws -> R
     ) async throws -> R {
         let scope = makeScope()
-        // No `Result<R, any Error>` to carry `body`'s outcome past the
-        // close: in this unspecialised code its metadata is a runtime
-        // lookup per request.
         let value: R
         do {
             value = try await body(scope)
         } catch {
             do {
                 try await scope.close()
-            } catch var disposal {
-                disposal.bodyError = error
-                throw disposal
+            } catch let disposal {
+                throw disposal.afterBodyFailed(with: error)
             }
             throw error
         }

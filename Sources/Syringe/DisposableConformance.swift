@@ -26,9 +26,11 @@ enum DisposableConformance {
     nonisolated(unsafe) private static let table = TypeSlots.allocate(empty: 0 as UInt)
 
     /// The instance's own disposer, bound to it; nil when it conforms to
-    /// neither protocol.
-    static func disposer<T>(for instance: T) -> PendingDisposal.Step? {
-        guard mayConform(instance) else {
+    /// neither protocol. `box`, if given, holds `instance`: its type is
+    /// read there (`mayConform(boxed:as:)`).
+    static func disposer<T>(for instance: T, boxedIn box: InstanceBox?) -> PendingDisposal.Step? {
+        let may = if let box { mayConform(boxed: box, as: T.self) } else { mayConform(instance) }
+        guard may else {
             return nil
         }
         if let conforming = instance as? any AsyncDisposable {

@@ -84,6 +84,15 @@ public struct DisposalError: Error, CustomStringConvertible, Sendable {
         self.failures = failures
     }
 
+    /// This error with `error`, what the body of `withScope` threw before
+    /// its scope's close threw this.
+    @usableFromInline
+    func afterBodyFailed(with error: any Error) -> DisposalError {
+        var combined = self
+        combined.bodyError = error
+        return combined
+    }
+
     /// Every failure, one per line, after the body's error if there was one.
     ///
     /// ```swift

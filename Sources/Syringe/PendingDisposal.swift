@@ -66,10 +66,11 @@ struct PendingDisposal: @unchecked Sendable {
     /// to a copy of it. See `Hooks.disposers`.
     typealias Binder = @Sendable (UnsafeRawPointer) -> Step
 
+    /// `retiring`, if any, is the box that holds `instance`.
     init<T>(order: UInt64, of definition: Definition<T>, instance: T, retiring: InstanceBox?) {
         self.order = order
         self.definition = definition
-        var first = DisposableConformance.disposer(for: instance)
+        var first = DisposableConformance.disposer(for: instance, boxedIn: retiring)
         var more: [Step] = []
         if let hooks = definition.loadHooks(), hooks.hasDisposers {
             withUnsafePointer(to: instance) { address in
