@@ -146,10 +146,18 @@ extension Container {
             // two, an allocation each, and a request's scope has two or three.
             var taken = tracked
             tracked = []
-            // By index: iterating the array itself retained it and each
-            // registration.
+            // By address, unretained: iterating the array retained it and
+            // each registration, and reading an element retained that one.
+            // The registry holds them, and nothing changes it under the lock.
             for index in registry.ordered.indices {
-                if let item = registry.ordered[index]?.takeSharedInstanceForClosing(keeping: &keptBoxes) {
+                let held = registry.ordered.withUnsafeBufferPointer { ordered in
+                    UnsafeRawPointer(ordered.baseAddress.unsafelyUnwrapped + index).load(as: UnsafeRawPointer?.self)
+                }
+                guard let held else { continue }
+                let item = Unmanaged<AnyDefinition>.fromOpaque(held)._withUnsafeGuaranteedRef {
+                    $0.takeSharedInstanceForClosing(keeping: &keptBoxes)
+                }
+                if let item {
                     if taken.count == taken.capacity {
                         taken.reserveCapacity(taken.count + registry.ordered.count)
                     }

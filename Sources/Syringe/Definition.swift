@@ -525,7 +525,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
             // Nothing to dispose it: no entry, no disposers to bind, and no
             // array to hold them (the common case: a request's scope often
             // has nothing at all to dispose).
-            kept.keep(box)
+            kept.keep(consume box)
             return nil
         }
         return PendingDisposal(order: box.order, of: self, instance: box.value(as: T.self), retiring: box)

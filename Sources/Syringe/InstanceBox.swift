@@ -145,9 +145,10 @@ struct KeptBoxes: ~Copyable {
 
     init() {}
 
-    mutating func keep(_ box: InstanceBox) {
+    /// Takes the caller's reference to `box` over.
+    mutating func keep(_ box: consuming InstanceBox) {
         box.next = head.take()
-        head = box
+        head = consume box
     }
 
     /// Takes every box out of the list, in turn, for `body`, which may
