@@ -308,10 +308,12 @@ extension Container {
                 guard var definition = ordered[index].take(), isKnownUniquelyReferenced(&definition) else {
                     continue
                 }
-                if definition.kind == .scopeLocal {
-                    definition.recycleAsScopeLocalCopy()
-                } else {
-                    definition.recycleAsSpare()
+                // The list's reference, as an unmanaged one: the retain and
+                // the release of the taken one cancel out.
+                let owned = Unmanaged.passRetained(definition)
+                _ = consume definition
+                if !owned._withUnsafeGuaranteedRef({ $0.recycle(owned) }) {
+                    owned.release()
                 }
             }
         }

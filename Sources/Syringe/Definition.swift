@@ -154,16 +154,19 @@ class AnyDefinition: @unchecked Sendable {
         preconditionFailure("Syringe: every definition is a Definition<T>")
     }
 
-    /// For a scope-local copy that its freed scope held alone: drops its
-    /// instance and gives it back to its registration's pool (which may
-    /// keep no more: it is then freed). Anything else: nothing.
-    func recycleAsScopeLocalCopy() {}
-
-    /// For a registration of a given instance that its freed scope held
-    /// alone: drops the instance and keeps the registration as a spare for
-    /// the thread's next `register(type:name:instance:)` of its type (see
-    /// `SpareObjects`). Anything else: nothing.
-    func recycleAsSpare() {}
+    /// For a registration of a freed scope that the scope held alone,
+    /// its reference `owned` (which keeps it alive meanwhile): for a
+    /// scope-local copy, drops its instance and gives it back to its
+    /// registration's pool; for a registration of a given instance, drops
+    /// the instance and keeps the registration as a spare for the thread's
+    /// next `register(type:name:instance:)` of its type (see
+    /// `SpareObjects`). True if `owned` was taken over; otherwise (anything
+    /// else, or no room) the caller releases it.
+    ///
+    /// The reference is handed on as it is, not retained again by the
+    /// pool or the spares while the caller's was released: two atomic
+    /// operations less per registration a request's scope gives back.
+    func recycle(_ owned: Unmanaged<AnyDefinition>) -> Bool { false }
 
     /// A spare of the class `type` this thread keeps (see `SpareObjects`).
     @usableFromInline
@@ -174,7 +177,10 @@ class AnyDefinition: @unchecked Sendable {
     /// Gives back a spare that `takeSpare` took and that was not used.
     @usableFromInline
     static func keepSpare(_ definition: AnyDefinition) {
-        SpareObjects.keep(definition: definition)
+        let owned = Unmanaged.passRetained(definition)
+        if !SpareObjects.keep(definition: owned) {
+            owned.release()
+        }
     }
 
     /// Whether the created shared instance (if any) can be used as `U`; for diagnostics.
@@ -335,15 +341,25 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         }
     }
 
-    override func recycleAsScopeLocalCopy() {
-        guard kind == .scopeLocal, key.signature != ScopeLocalCopy.identity, let extras else {
-            return
+    override func recycle(_ owned: Unmanaged<AnyDefinition>) -> Bool {
+        if kind == .scopeLocal {
+            guard key.signature != ScopeLocalCopy.identity, let extras else {
+                return false
+            }
+            // The state a new copy starts in: no instance. Its claim is free
+            // (no resolve is running), and its hooks are brought up to date
+            // when it is taken.
+            giveBoxToSpares()
+            return extras.pool.give(owned)
         }
-        // The state a new copy starts in: no instance. Its claim is free
-        // (no resolve is running), and its hooks are brought up to date
-        // when it is taken.
+        // Only a registration of a given instance with nothing but its
+        // instance: a spare is handed out in the state `init(key:instance:)`
+        // makes, but for the instance and the name (see `holding`).
+        guard kind == .shared, keepsInstance, hooks.load(ordering: .relaxed) == nil else {
+            return false
+        }
         giveBoxToSpares()
-        extras.pool.give(self)
+        return SpareObjects.keep(definition: owned)
     }
 
     /// Takes the instance's box, if any, and gives it to the thread's
@@ -354,17 +370,6 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
             var held: InstanceBox? = Unmanaged<InstanceBox>.fromOpaque(box).takeRetainedValue()
             SpareObjects.keep(box: &held)
         }
-    }
-
-    override func recycleAsSpare() {
-        // Only a registration of a given instance with nothing but its
-        // instance: a spare is handed out in the state `init(key:instance:)`
-        // makes, but for the instance and the name (see `holding`).
-        guard kind == .shared, keepsInstance, hooks.load(ordering: .relaxed) == nil else {
-            return
-        }
-        giveBoxToSpares()
-        SpareObjects.keep(definition: self)
     }
 
     /// A registration of `instance` under `key`

@@ -61,21 +61,18 @@ struct ScopeLocalPool: ~Copyable {
     }
 
     /// Keeps `copy` (which nothing else references) for a later `take`,
-    /// unless every slot is taken or the pool is closed: then the copy is
-    /// let go.
-    func give(_ copy: AnyDefinition) {
-        // Retained before it is published: a taker takes this reference.
-        let retained = Unmanaged.passRetained(copy)
-        let address = UInt(bitPattern: retained.toOpaque())
+    /// taking the reference `copy` stands for over (a taker takes it in
+    /// turn); false if every slot is taken or the pool is closed: then the
+    /// caller still owns it.
+    func give(_ copy: Unmanaged<AnyDefinition>) -> Bool {
+        let address = UInt(bitPattern: copy.toOpaque())
         var kept = false
         firstSlot { slot in
             // Release: the taker sees the copy's reset state.
             kept = slot.compareExchange(expected: 0, desired: address, ordering: .releasing).exchanged
             return kept
         }
-        if !kept {
-            retained.release()
-        }
+        return kept
     }
 
     /// Releases every copy kept here and refuses later ones.

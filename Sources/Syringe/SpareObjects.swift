@@ -80,19 +80,30 @@ struct SpareObjects: ~Copyable {
         guard isKnownUniquelyReferenced(&box), let spares = current else {
             return
         }
-        let type = boxKey(box.unsafelyUnwrapped.type)
+        // Taken out first: emptied through the optional, the box was
+        // retained around the instance's deinit.
+        let taken = box.take().unsafelyUnwrapped
+        let type = boxKey(taken.type)
         // The instance's deinit runs here, before any slot changes.
-        box.unsafelyUnwrapped.empty()
-        spares.pointee.keep(box.take().unsafelyUnwrapped, type: type)
+        taken.empty()
+        // The caller's reference, moved into the slot: the retain and the
+        // release of the taken box cancel out.
+        let retained = Unmanaged<AnyObject>.passRetained(taken)
+        _ = consume taken
+        spares.pointee.keep(retained, type: type)
     }
 
     /// Keeps `definition`, which nothing else references and which holds
-    /// no instance (its box, if any, is emptied), as a spare.
-    static func keep(definition: consuming AnyDefinition) {
+    /// no instance (its box, if any, is emptied), as a spare, taking the
+    /// reference `owned` over; false if this thread keeps none (then the
+    /// caller still owns it).
+    static func keep(definition owned: Unmanaged<AnyDefinition>) -> Bool {
         guard let spares = current else {
-            return
+            return false
         }
-        spares.pointee.keep(definition, type: UInt(bitPattern: ObjectIdentifier(type(of: definition))))
+        let type = owned._withUnsafeGuaranteedRef { UInt(bitPattern: ObjectIdentifier(Swift.type(of: $0))) }
+        spares.pointee.keep(Unmanaged<AnyObject>.fromOpaque(owned.toOpaque()), type: type)
+        return true
     }
 
     private static var current: UnsafeMutablePointer<SpareObjects>? {
@@ -122,7 +133,8 @@ struct SpareObjects: ~Copyable {
         return objects[index].takeRetainedValue()
     }
 
-    private mutating func keep(_ object: consuming AnyObject, type: UInt) {
+    /// Keeps `object`, taking the reference `object` stands for over.
+    private mutating func keep(_ object: Unmanaged<AnyObject>, type: UInt) {
         let first = Self.pair(of: type)
         // The slot with this key's spare, which the new one replaces (one
         // spare per key); else the first if it is free; else the second,
@@ -132,7 +144,7 @@ struct SpareObjects: ~Copyable {
             : first
         let displaced = types[index] == 0 ? nil : objects[index]
         types[index] = type
-        objects[index] = Unmanaged.passRetained(object)
+        objects[index] = object
         // Released once the slot holds the new spare: a displaced spare
         // holds no instance, so its deinit runs no user code, but the
         // table is consistent whatever it does.

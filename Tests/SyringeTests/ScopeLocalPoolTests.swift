@@ -16,7 +16,10 @@ struct ScopeLocalPoolTests {
             taken.append(copy)
         }
         for copy in taken {
-            definition.extras!.pool.give(copy)
+            let retained = Unmanaged.passRetained(copy)
+            if !definition.extras!.pool.give(retained) {
+                retained.release()
+            }
         }
         return taken.count
     }
