@@ -502,7 +502,7 @@ extension Container {
     /// registration paid for two more of them.
     static func scopedTarget(of definition: AnyDefinition, in container: Unmanaged<Container>, holder: Container,
                              parent: AsyncFrame?) throws(ResolutionError) -> (existing: InstanceBox?, definition: AnyDefinition, scope: Container) {
-        guard let scope = container.withBorrowed({ $0.nearestScope }) else {
+        guard let scope = container.withBorrowed({ $0.nearestScope })?.takeUnretainedValue() else {
             throw container.withBorrowed { $0.noScope(for: definition, path: path(to: definition, below: parent), captor: parent?.innermostSingleton) }
         }
         if scope.isClosed {

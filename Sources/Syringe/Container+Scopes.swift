@@ -219,16 +219,23 @@ extension Container {
     }
 
     /// The scope `.scoped` instances resolved through this container live in:
-    /// the nearest scope from here to the root.
-    var nearestScope: Container? {
-        var container: Container? = self
-        while let current = container {
-            if current.isScope {
-                return current
+    /// the nearest scope from here to the root. Unretained: it is this
+    /// container or one of its ancestors, which this one holds (a retained
+    /// scope was a retain and a release per `.scoped` instance created).
+    var nearestScope: Unmanaged<Container>? {
+        var container = Unmanaged.passUnretained(self)
+        while true {
+            let (isScope, parent) = container._withUnsafeGuaranteedRef { current in
+                (current.isScope, current.parent.map { Unmanaged.passUnretained($0) })
             }
-            container = current.parent
+            if isScope {
+                return container
+            }
+            guard let parent else {
+                return nil
+            }
+            container = parent
         }
-        return nil
     }
 
     /// `.scoped` and scope-local definitions: this scope's instance, created
@@ -238,14 +245,16 @@ extension Container {
         guard let scope = nearestScope else {
             throw noScope(for: definition, path: context.pathText(appending: definition.stepText), captor: context.innermostSingleton())
         }
-        if scope.isClosed {
-            throw definition.error(.closed, path: context.pathText(appending: definition.stepText))
+        return try guaranteed(scope) { (scope) throws(ResolutionError) -> T in
+            if scope.isClosed {
+                throw definition.error(.closed, path: context.pathText(appending: definition.stepText))
+            }
+            if definition.kind == .scopeLocal && holder === scope {
+                return try createShared(definition, holder: scope, arguments: arguments, context: context)
+            }
+            let local = unsafeDowncast(scope.scopeLocal(of: definition, registeredHere: holder === scope), to: Definition<T>.self)
+            return try scope.produceNested(local, holder: scope, arguments: arguments, context: context)
         }
-        if definition.kind == .scopeLocal && holder === scope {
-            return try createShared(definition, holder: scope, arguments: arguments, context: context)
-        }
-        let local = unsafeDowncast(scope.scopeLocal(of: definition, registeredHere: holder === scope), to: Definition<T>.self)
-        return try scope.produceNested(local, holder: scope, arguments: arguments, context: context)
     }
 
     /// This scope's copy of `definition`, installed on first use under the
@@ -342,7 +351,7 @@ extension Container {
     /// scope, which disposes it when it closes; the error to fail the resolve
     /// with when there is no open scope. Call inside the instance's frame.
     func trackForDisposal<T>(_ instance: T, of definition: Definition<T>, path: @autoclosure () -> [String]) -> ResolutionError? {
-        guard let scope = nearestScope else {
+        guard let scope = nearestScope?.takeUnretainedValue() else {
             let scope: Scope = definition.kind == .graph ? .graph : .new
             return definition.error(.disposerWithoutOwner(scope: scope), path: path())
         }
