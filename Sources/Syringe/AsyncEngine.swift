@@ -165,15 +165,19 @@ extension Container {
         if container.withBorrowed({ $0.isClosed }) {
             throw definition.error(.closed, path: path(to: definition, below: parent))
         }
-        guard definition.kind != .shared else {
-            return try await createSharedAsync(definition, holder: holder, arguments: arguments, parent: parent)
+        // One call of `createSharedAsync`, so that it is inlined here.
+        var target: AnyDefinition = definition
+        var targetHolder = holder
+        if definition.kind != .shared {
+            let (existing, local, scope) = try scopedTarget(of: definition, in: container, holder: holder, parent: parent)
+            if let existing {
+                return existing
+            }
+            target = local
+            targetHolder = scope
         }
-        let (existing, local, scope) = try scopedTarget(of: definition, in: container, holder: holder, parent: parent)
-        if let existing {
-            return existing
-        }
-        // The scope's copy of the registration is a `Definition<T>` too.
-        return try await createSharedAsync(unsafeDowncast(local, to: Definition<T>.self), holder: scope, arguments: arguments, parent: parent)
+        // `definition` or the scope's copy of it: a `Definition<T>` either way.
+        return try await createSharedAsync(unsafeDowncast(target, to: Definition<T>.self), holder: targetHolder, arguments: arguments, parent: parent)
     }
 
     /// `constructAsync` for the outermost frame of a resolve, which then
