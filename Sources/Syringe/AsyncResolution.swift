@@ -195,6 +195,21 @@ final class AsyncFrame: @unchecked Sendable {
         recycle(consume frame)
     }
 
+    /// `leave` for the frame of `resolver`, made with `Resolver(lentBy:)`:
+    /// the frame's references go first, as in `recycle(_:lentBy:)`.
+    static func leave(_ resolver: consuming Resolver, lentBy registration: AnyDefinition) throws(ResolutionError) {
+        let frame = resolver.frame.unsafelyUnwrapped
+        _ = consume resolver
+        try leave(frame)
+    }
+
+    /// `leaveFailed` for the frame of `resolver`, made with `Resolver(lentBy:)`.
+    static func leaveFailed(_ resolver: consuming Resolver, lentBy registration: AnyDefinition) {
+        let frame = resolver.frame.unsafelyUnwrapped
+        _ = consume resolver
+        leaveFailed(frame)
+    }
+
     /// `recycle` for the frame of `resolver`, a resolver made for it that
     /// held its only reference besides any a factory kept. `registration`,
     /// the one the frame was entered with, is taken only to be held until

@@ -510,6 +510,46 @@ struct AsyncFactoryTests {
         #expect(released == nil, "a dropped resolver kept its container")
     }
 
+    @Test("a resolver a .shared or .scoped async factory keeps holds its container and scope after the caller lets them go")
+    func keptResolverOfSharedFactoryHoldsItsContainer() async throws {
+        let kept = Locked<[Resolver]>([])
+        weak var releasedApp: Container?
+        weak var releasedScope: Container?
+        do {
+            let app = Container()
+            releasedApp = app
+            app.register(type: Tracked.self, in: .new) { _ async in Tracked(Counter()) }
+            app.register(type: Pair<Tracked>.self) { (r: Resolver) async throws in
+                kept.withLock { $0.append(r) }
+                return Pair(first: try await r.resolve(), second: try await r.resolve())
+            }
+            app.register(type: Pair<Tracked>.self, name: "per request", in: .scoped) { (r: Resolver) async throws in
+                kept.withLock { $0.append(r) }
+                return Pair(first: try await r.resolve(), second: try await r.resolve())
+            }
+            let scope = app.makeScope()
+            releasedScope = scope
+            _ = try await app.resolveAsync(type: Pair<Tracked>.self)
+            _ = try await scope.resolveAsync(type: Pair<Tracked>.self, name: "per request")
+        }
+        // The engine lent each factory's frame its container (the scope, for
+        // the `.scoped` one); the frame holds it once the factory kept the
+        // resolver.
+        #expect(releasedApp != nil, "a kept resolver let the app go")
+        #expect(releasedScope != nil, "a kept resolver let its scope go")
+        let resolvers = kept.withLock { $0 }
+        #expect(resolvers.count == 2)
+        for resolver in resolvers {
+            _ = try await resolver.resolve(type: Tracked.self)
+        }
+        // The app's `.shared` pair holds nothing of the resolvers, but its
+        // factory holds `kept`: emptied, the last references go.
+        kept.withLock { $0 = [] }
+        _ = consume resolvers
+        #expect(releasedScope == nil, "a dropped resolver kept its scope")
+        #expect(releasedApp == nil, "a dropped resolver kept the app")
+    }
+
     // MARK: Cycles
 
     @Test("a cycle through async factories is reported with its path")
