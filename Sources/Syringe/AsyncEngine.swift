@@ -547,7 +547,6 @@ extension AnyDefinition {
 }
 
 extension Definition {
-
     /// Runs `body` with the `.weak` box, holding the definition's claim for
     /// this thread (see `InstanceCreation`), which nothing keeps across a
     /// suspension: only a thread creating the instance synchronously holds it
