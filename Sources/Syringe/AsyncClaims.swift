@@ -39,7 +39,7 @@ enum AsyncClaims {
         // exclusivity is not checked at run time (no two accesses can
         // overlap, and the checks cost each creation a few hundred
         // instructions).
-        let lock = LightLock()
+        let lock = Lock()
         @exclusivity(unchecked)
         var claims = ClaimTable<ObjectIdentifier, Claim>()
         @exclusivity(unchecked)
@@ -49,11 +49,6 @@ enum AsyncClaims {
     }
 
     private static let state = State()
-
-    /// What a task that found a claim held does, decided under the lock.
-    private enum WaitOutcome {
-        case claimed, cycle, cancelled, waiting
-    }
 
     /// Takes the claim on `key` for `task` (`frame`'s) and returns true if
     /// nobody holds it; false if another task does (then `wait` for it).
@@ -88,29 +83,23 @@ enum AsyncClaims {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
                     // Checked again: the claim may have gone, or changed
-                    // hands, since the attempt above. Resumed after the
-                    // lock is released: a resumed task may run at once.
-                    let outcome: WaitOutcome = state.lock.withLock {
-                        if state.claims[key] == nil {
-                            state.claims[key] = Claim(owner: frame, task: task)
-                            return .claimed
-                        }
-                        if closesCycle(waitingFor: key, frame: frame, task: task) {
-                            return .cycle
-                        }
-                        if Task.isCancelled {
-                            // The cancellation handler ran before this waiter
-                            // existed, and found nothing to resume.
-                            return .cancelled
-                        }
+                    // hands, since the attempt above.
+                    state.lock.lock()
+                    if state.claims[key] == nil {
+                        state.claims[key] = Claim(owner: frame, task: task)
+                        state.lock.unlock()
+                        continuation.resume(returning: true)
+                    } else if closesCycle(waitingFor: key, frame: frame, task: task) {
+                        state.lock.unlock()
+                        continuation.resume(throwing: cycle(frame))
+                    } else if Task.isCancelled {
+                        // The cancellation handler ran before this waiter
+                        // existed, and found nothing to resume.
+                        state.lock.unlock()
+                        continuation.resume(throwing: CancellationError())
+                    } else {
                         state.waiters[id] = Waiter(key: key, frame: frame, task: task, continuation: continuation)
-                        return .waiting
-                    }
-                    switch outcome {
-                    case .claimed: continuation.resume(returning: true)
-                    case .cycle: continuation.resume(throwing: cycle(frame))
-                    case .cancelled: continuation.resume(throwing: CancellationError())
-                    case .waiting: break   // `release` or the cancellation handler resumes it
+                        state.lock.unlock()
                     }
                 }
             } onCancel: {

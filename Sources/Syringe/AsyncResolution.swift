@@ -479,7 +479,7 @@ final class AsyncResolution: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock`; for the same
     // reason exclusivity is not checked at run time (no two accesses can
     // overlap: callbacks run after the lock is released).
-    private let lock = LightLock()
+    private let lock = Lock()
     /// Each `.graph` registration's slot in this graph, at its `graphIndex`
     /// (dense across the process, see `DenseIndices.graphs`): found in O(1),
     /// with no hashing, where a dictionary keyed by definition cost every

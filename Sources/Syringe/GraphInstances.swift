@@ -291,7 +291,7 @@ final class DenseIndices: @unchecked Sendable {
     /// `ResolutionContext.claimHolder`s.
     static let contexts = DenseIndices()
 
-    private let lock = LightLock()
+    private let lock = Lock()
     /// Guarded by `lock`, so exclusivity is not checked at run time: no two
     /// accesses can overlap, and every registration (a scope's copies too)
     /// takes and gives back an index.
