@@ -266,7 +266,7 @@ syr_table *syr_table_create(size_t expected);
 /// SYR_TABLE_OWNER_BYTES bytes, 32-byte aligned and zeroed by
 /// syr_table_create, that the table never reads or writes: its owner's, to
 /// keep what it would otherwise allocate beside the table (Syringe keeps its
-/// container's writer mutex there). Valid until syr_table_destroy, which
+/// container's writer lock there). Valid until syr_table_destroy, which
 /// frees them without looking at them: the owner tears down what it put
 /// there first.
 void *syr_table_owner_area(syr_table *table);
@@ -279,7 +279,7 @@ void syr_table_destroy(syr_table *table);
 
 /// Empties a table that no reader or writer can reach any more, for its
 /// block to serve as a new table: the owner's bytes are left as they are
-/// (Syringe's mutex stays initialised), every name the table owns is freed,
+/// (Syringe's writer lock stays as it was left), every name the table owns is freed,
 /// and every slot is EMPTY again. Returns 0 when the table was still in its
 /// first storage; otherwise -1, changing nothing: the table has grown past
 /// the size a new one starts at (or a test gave it colliding hashes with

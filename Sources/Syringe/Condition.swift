@@ -6,16 +6,17 @@ import Musl
 import Darwin
 #endif
 
-/// A condition variable used with a `Lock`: a thread waits, with the lock
-/// held, until another thread that changed what it waits for signals.
-/// One allocation, like `Lock`, with every pthread call's result checked.
+/// A condition variable used with a `ConditionMutex`: a thread waits, with
+/// the mutex held, until another thread that changed what it waits for
+/// signals. One allocation, like `ConditionMutex`, with every pthread
+/// call's result checked.
 // @unchecked: the storage is a pthread condition, made for use from many threads.
 struct Condition: @unchecked Sendable {
     private let storage = ConditionStorage.make()
 
     /// Releases `lock` (which the caller holds), sleeps until a signal or a
     /// spurious wake-up, and takes `lock` again: check the awaited state in a loop.
-    func wait(releasing lock: Lock) {
+    func wait(releasing lock: ConditionMutex) {
         storage.withUnsafeMutablePointerToElements { condition in
             let status = lock.withMutex { pthread_cond_wait(condition, $0) }
             precondition(status == 0, "Syringe: pthread_cond_wait failed (\(status))")

@@ -98,7 +98,6 @@ public final class Container: @unchecked Sendable {
             recycleScopeObjects()
         }
         if !SpareTables.keep(table, ordered: &registry.ordered) {
-            writerLock.destroy()
             table.destroy()
         }
         if let observation = observationSlot.load(ordering: .acquiring) {

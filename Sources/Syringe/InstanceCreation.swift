@@ -73,7 +73,7 @@ enum InstanceCreation {
         // Exclusivity is not checked at run time: both tables are touched
         // only under `lock`, so no two accesses can overlap, and the checks
         // cost each wait a few hundred instructions.
-        let lock = Lock()
+        let lock = ConditionMutex()
         /// SyringeSwinject entry → the thread that claimed it
         @exclusivity(unchecked)
         var owners = ClaimTable<ObjectIdentifier, Holder>()

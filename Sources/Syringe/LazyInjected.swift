@@ -58,7 +58,7 @@ private final class LazyInjection<T>: @unchecked Sendable {
     /// A retained `InstanceBox` of a `T` once resolved; published with release order
     /// so a reader that loads it sees the instance without taking the lock.
     private let instance = Atomic<UnsafeRawPointer?>(nil)
-    private let lock = Lock()
+    private let lock = ConditionMutex()
     /// Signalled when a resolve in progress ends.
     private let resolved = Condition()
     /// The thread resolving the property right now. Guarded by `lock`.

@@ -1,26 +1,24 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CSyringeTable
 
-/// A non-recursive pthread mutex, in one allocation (like swift-nio's `NIOLock`).
+/// A lock for short critical sections that never wait on anything: the C
+/// target's `syr_lock_t` (a futex on Linux, an `os_unfair_lock` on Apple
+/// platforms; see `include/syringe_lock.h`), in one allocation. About 20
+/// instructions to take and release uncontended, where a pthread mutex
+/// takes about 63; a request scope takes locks several times.
 ///
-/// Syringe takes it for writers (registration, removal) and for the claims
-/// of `InstanceCreation` (never while a factory runs): when a `.shared`
-/// instance is created and on every `.weak` resolve. A resolve of an
-/// existing `.shared` instance, and every `.new` and `.graph` resolve, never
-/// touches one.
+/// Syringe takes it for writers (registration, removal), for the async
+/// engine's bookkeeping, and for its process-wide tables; never while a
+/// factory or a disposer runs. A resolve of an existing `.shared` instance,
+/// and every `.new` and `.graph` resolve, never touches one. Where a thread
+/// must sleep until something changes, `ConditionMutex` and `Condition` are
+/// used instead.
 ///
-/// Every pthread call's result is checked. Debug builds use an
-/// error-checking mutex, so that locking a lock the thread already holds, or
-/// unlocking one it does not, stops with a message instead of hanging or
-/// corrupting the mutex. Not `Synchronization.Mutex`: on Linux that is built
-/// on raw futexes, which ThreadSanitizer does not see.
+/// ```swift
+/// let lock = Lock()
+/// let count = lock.withLock { counter += 1; return counter }
+/// ```
 @_spi(SyringeSwinject) public
-// @unchecked: the storage is a pthread mutex, made for use from many threads.
+// @unchecked: the storage is a lock made for use from many threads.
 struct Lock: @unchecked Sendable {
     private let storage = LockStorage.make()
 
@@ -29,12 +27,12 @@ struct Lock: @unchecked Sendable {
 
     @_spi(SyringeSwinject) public
     func lock() {
-        storage.withUnsafeMutablePointerToElements(PthreadMutex.lock)
+        storage.withUnsafeMutablePointerToElements { syr_lock_acquire($0) }
     }
 
     @_spi(SyringeSwinject) public
     func unlock() {
-        storage.withUnsafeMutablePointerToElements(PthreadMutex.unlock)
+        storage.withUnsafeMutablePointerToElements { syr_lock_release($0) }
     }
 
     @_spi(SyringeSwinject) public
@@ -43,53 +41,14 @@ struct Lock: @unchecked Sendable {
         defer { unlock() }
         return try body()
     }
-
-    /// Hands the raw mutex to `body`; for `Condition` only.
-    func withMutex<R>(_ body: (UnsafeMutablePointer<pthread_mutex_t>) -> R) -> R {
-        storage.withUnsafeMutablePointerToElements(body)
-    }
 }
 
-/// The mutex lives in the tail of this object: one allocation, at an
-/// address that never changes, as pthreads requires.
-private final class LockStorage: ManagedBuffer<Void, pthread_mutex_t> {
+/// The lock lives in the tail of this object, at an address that never
+/// changes while threads use it.
+private final class LockStorage: ManagedBuffer<Void, syr_lock_t> {
     static func make() -> LockStorage {
         let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in }, to: LockStorage.self)
-        storage.withUnsafeMutablePointerToElements(PthreadMutex.initialize)
+        storage.withUnsafeMutablePointerToElements { syr_lock_init($0) }
         return storage
-    }
-
-    deinit {
-        withUnsafeMutablePointerToElements(PthreadMutex.destroy)
-    }
-}
-
-/// The pthread calls of `Lock` and `WriterLock`, each result checked. Debug
-/// builds make error-checking mutexes (see `Lock`).
-enum PthreadMutex {
-    static func initialize(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        defer { pthread_mutexattr_destroy(&attributes) }
-        #if DEBUG
-        pthread_mutexattr_settype(&attributes, .init(PTHREAD_MUTEX_ERRORCHECK))
-        #endif
-        let status = pthread_mutex_init(mutex, &attributes)
-        precondition(status == 0, "Syringe: pthread_mutex_init failed (\(status))")
-    }
-
-    static func destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
-        let status = pthread_mutex_destroy(mutex)
-        precondition(status == 0, "Syringe: pthread_mutex_destroy failed (\(status))")
-    }
-
-    static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
-        let status = pthread_mutex_lock(mutex)
-        precondition(status == 0, "Syringe: pthread_mutex_lock failed (\(status))")
-    }
-
-    static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
-        let status = pthread_mutex_unlock(mutex)
-        precondition(status == 0, "Syringe: pthread_mutex_unlock failed (\(status))")
     }
 }

@@ -4,11 +4,11 @@ import CSyringeTable
 /// emptied, for the next containers made here.
 ///
 /// A request's scope is a container made and freed per request; its table
-/// (one block with the writer mutex) and its list of registrations are two
-/// allocations, a mutex initialised and destroyed and a block zeroed, every
-/// request. A freed container that had outgrown neither (at most a new
-/// table's six keys, a list of `listCapacity`) leaves them here instead,
-/// the mutex still initialised; a new container takes them. Per thread, in
+/// (one block with the writer lock) and its list of registrations are two
+/// allocations and a block zeroed every request. A freed container that had
+/// outgrown neither (at most a new table's six keys, a list of
+/// `listCapacity`) leaves them here instead, the lock unlocked; a new
+/// container takes them. Per thread, in
 /// the `ResolutionContext`, so neither side takes a lock or an atomic; a
 /// thread that frees more containers than it makes keeps at most `capacity`
 /// and frees the rest, and what it keeps goes when the thread exits.
@@ -32,7 +32,6 @@ struct SpareTables: ~Copyable {
     deinit {
         for index in 0..<count {
             let table = (tables + index).move()
-            WriterLock(reusingAt: table.ownerArea).destroy()
             table.destroy()
         }
         lists.deinitialize(count: count)

@@ -2,9 +2,10 @@
 
 /// A value guarded by the library's own `Lock`.
 ///
-/// Not `Synchronization.Mutex`: on Linux that one is built on raw futexes,
-/// which ThreadSanitizer does not see, so every access it guards would be
-/// reported as a race. `Lock` is a pthread mutex, which it does see.
+/// Not `Synchronization.Mutex`: on Linux its contended path hands the lock
+/// over in the kernel, which ThreadSanitizer does not see, so an access it
+/// guards could be reported as a race. `Lock`'s every handoff is a compiler
+/// atomic, which it does see.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = Lock()
     private var value: Value
