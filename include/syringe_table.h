@@ -178,6 +178,16 @@ syr_slot_value_load_acquire(const syr_slot *slot) {
 /// Bit 63 of every key's hash: set, so that no hash is a slot state.
 #define SYR_FULL_HASH_BIT ((uint64_t)1 << 63)
 
+/// The unmasked XXH3 hash of an unnamed key's two identity pointers, as one
+/// 16-byte block: what `syr_key_hash` starts from. A reader that probes
+/// several tables for one key (a container and its ancestors) computes it
+/// once and passes it to each (`syr_table_lookup_unnamed`).
+SYR_INLINE uint64_t
+syr_key_identity_hash(const void *type, const void *signature) {
+    uint64_t ids[2] = {(uint64_t)(uintptr_t)type, (uint64_t)(uintptr_t)signature};
+    return XXH3_64bits(ids, sizeof ids);
+}
+
 /// Hashes a key with XXH3: the two identity pointers as one 16-byte block,
 /// then the name bytes seeded with that hash, ANDed with `hash_mask`, whose
 /// bit 0 must be clear (every storage's is).
@@ -191,8 +201,7 @@ syr_slot_value_load_acquire(const syr_slot *slot) {
 SYR_INLINE uint64_t
 syr_key_hash(const void *type, const void *signature, const void *name,
              size_t name_len, uint64_t hash_mask) {
-    uint64_t ids[2] = {(uint64_t)(uintptr_t)type, (uint64_t)(uintptr_t)signature};
-    uint64_t h = XXH3_64bits(ids, sizeof ids);
+    uint64_t h = syr_key_identity_hash(type, signature);
     const uint64_t named = name_len != SYR_NO_NAME;
     if (named) {
         h = XXH3_64bits_withSeed(name, name_len, h);
@@ -217,15 +226,11 @@ syr_slot_matches(const syr_storage *storage, size_t index, const void *type,
     return stored_len == name_len && (name_len == 0 || memcmp(stored, name, name_len) == 0);
 }
 
-/// Looks a key up without locking. Returns the value, or NULL when absent.
-///
-/// Safe against one concurrent writer (see the contract above). `name` may be
-/// NULL when `name_len` is 0 or SYR_NO_NAME.
+/// The probe of `syr_table_lookup`: the value of the key whose hash in
+/// `storage` is `h`, or NULL.
 SYR_INLINE void *
-syr_table_lookup(const syr_table *table, const void *type, const void *signature,
-                 const void *name, size_t name_len) {
-    const syr_storage *storage = syr_table_storage_load_acquire(table);
-    const uint64_t h = syr_key_hash(type, signature, name, name_len, storage->hash_mask);
+syr_storage_probe(const syr_storage *storage, uint64_t h, const void *type,
+                  const void *signature, const void *name, size_t name_len) {
     size_t index = (size_t)h & storage->mask;
     // Terminates: a rebuild keeps at least a quarter of the slots EMPTY.
     for (;;) {
@@ -245,6 +250,29 @@ syr_table_lookup(const syr_table *table, const void *type, const void *signature
         }
         index = (index + 1) & storage->mask;
     }
+}
+
+/// Looks a key up without locking. Returns the value, or NULL when absent.
+///
+/// Safe against one concurrent writer (see the contract above). `name` may be
+/// NULL when `name_len` is 0 or SYR_NO_NAME.
+SYR_INLINE void *
+syr_table_lookup(const syr_table *table, const void *type, const void *signature,
+                 const void *name, size_t name_len) {
+    const syr_storage *storage = syr_table_storage_load_acquire(table);
+    const uint64_t h = syr_key_hash(type, signature, name, name_len, storage->hash_mask);
+    return syr_storage_probe(storage, h, type, signature, name, name_len);
+}
+
+/// `syr_table_lookup` of an unnamed key whose `syr_key_identity_hash` the
+/// caller computed already (`identity_hash`): the same result, without
+/// hashing again.
+SYR_INLINE void *
+syr_table_lookup_unnamed(const syr_table *table, const void *type, const void *signature,
+                         uint64_t identity_hash) {
+    const syr_storage *storage = syr_table_storage_load_acquire(table);
+    const uint64_t h = (identity_hash & storage->hash_mask) | SYR_FULL_HASH_BIT;
+    return syr_storage_probe(storage, h, type, signature, NULL, SYR_NO_NAME);
 }
 
 // ---------------------------------------------------------------------------

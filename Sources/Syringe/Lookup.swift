@@ -21,6 +21,12 @@ protocol ResolutionTableInterface {
     func destroy()
     /// The definition registered for an unnamed key, or nil.
     func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> UnsafeMutableRawPointer?
+    /// What `lookup(type:signature:identityHash:)` takes: the part of an
+    /// unnamed key's hash that does not depend on the table, so that a walk
+    /// through a container's ancestors computes it once.
+    static func identityHash(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> UInt64
+    /// `lookup(type:signature:)`, given the key's `identityHash`.
+    func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer, identityHash: UInt64) -> UnsafeMutableRawPointer?
     /// The definition registered for a named key, or nil. `name` is
     /// compared as Swift compares strings (canonical equivalence).
     func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer, named name: String) -> UnsafeMutableRawPointer?
@@ -98,7 +104,10 @@ extension Container {
     /// not checked here (see `produceSlowly`; a miss reports `.closed`).
     @usableFromInline
     func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> Located? {
-        walkAncestors { $0.lookup(type: type, signature: signature) }
+        // Hashed once for the walk: a resolve from a request's scope misses
+        // there and finds most keys in the scope's parent.
+        let hash = ResolutionTable.identityHash(type: type, signature: signature)
+        return walkAncestors { $0.lookup(type: type, signature: signature, identityHash: hash) }
     }
 
     /// Finds a named key. One copy for all types.

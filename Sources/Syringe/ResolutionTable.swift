@@ -39,6 +39,19 @@ struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
         syr_table_lookup(raw, type, signature, nil, KeyName.absent)
     }
 
+    @inlinable
+    @inline(__always)
+    static func identityHash(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> UInt64 {
+        syr_key_identity_hash(type, signature)
+    }
+
+    /// `lookup(type:signature:)` without hashing the key again. Lock-free.
+    @inlinable
+    @inline(__always)
+    func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer, identityHash: UInt64) -> UnsafeMutableRawPointer? {
+        syr_table_lookup_unnamed(raw, type, signature, identityHash)
+    }
+
     /// Finds the definition of a named key. Lock-free.
     ///
     /// The table compares name bytes and registrations store NFC names (see

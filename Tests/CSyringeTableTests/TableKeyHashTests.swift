@@ -89,6 +89,11 @@ struct TableKeyHashTests {
         }
         #expect(hash == known.expected)
         #expect(syr_slot_is_full(hash))
+        if known.name == nil {
+            // What `syr_table_lookup_unnamed` computes from the identity
+            // hash (bit 63 is SYR_FULL_HASH_BIT).
+            #expect((syr_key_identity_hash(type, signature) & known.mask) | 1 << 63 == known.expected)
+        }
     }
 }
 

@@ -84,6 +84,35 @@ struct TableKeyTests {
         #expect(table.invariantsHold)
     }
 
+    // A container's walk to its ancestors hashes an unnamed key once and
+    // probes each table with that hash (`syr_table_lookup_unnamed`).
+    @Test("An unnamed lookup given the key's identity hash finds what the lookup that hashes finds, in each of two tables", arguments: collisionMasks)
+    func lookupWithIdentityHash(mask: UInt64) {
+        let first = TestTable()
+        let second = TestTable()
+        first.setHashMask(mask)
+        let present = (1...40).map { TableKey(type: $0, signature: 3) }
+        for (index, key) in present.enumerated() {
+            first.insert(key, fakeValue(index))
+            if index % 2 == 0 {
+                second.insert(key, fakeValue(100 + index))
+            }
+            // The same type and signature with a name: never an unnamed hit.
+            second.insert(TableKey(type: key.type, signature: key.signature, name: "n"), fakeValue(200 + index))
+        }
+        first.remove(present[7])
+        let absent = (41...60).map { TableKey(type: $0, signature: 3) } + [TableKey(type: 1, signature: 4)]
+        for key in present + absent {
+            let hash = syr_key_identity_hash(key.typePointer, key.signaturePointer)
+            #expect(first.lookupUnnamed(key, identityHash: hash) == first.lookup(key), "\(key)")
+            #expect(second.lookupUnnamed(key, identityHash: hash) == second.lookup(key), "\(key)")
+        }
+        #expect(first.lookupUnnamed(present[8], identityHash: syr_key_identity_hash(present[8].typePointer, present[8].signaturePointer)) == fakeValue(8))
+        #expect(second.lookupUnnamed(present[8], identityHash: syr_key_identity_hash(present[8].typePointer, present[8].signaturePointer)) == fakeValue(108))
+        #expect(second.lookupUnnamed(present[9], identityHash: syr_key_identity_hash(present[9].typePointer, present[9].signaturePointer)) == nil)
+        #expect(first.lookupUnnamed(present[7], identityHash: syr_key_identity_hash(present[7].typePointer, present[7].signaturePointer)) == nil)
+    }
+
     @Test("A key is found through a different buffer holding the same name bytes")
     func nameComparedByContent() {
         let table = TestTable()

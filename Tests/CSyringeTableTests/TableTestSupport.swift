@@ -92,6 +92,14 @@ final class TestTable: @unchecked Sendable {
         }
     }
 
+    /// `lookup` of an unnamed key through `syr_table_lookup_unnamed`, with
+    /// the key's identity hash computed by the caller.
+    func lookupUnnamed(_ key: TableKey, identityHash: UInt64) -> UnsafeMutableRawPointer? {
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        return syr_table_lookup_unnamed(raw, key.typePointer, key.signaturePointer, identityHash)
+    }
+
     @discardableResult
     func remove(_ key: TableKey) -> UnsafeMutableRawPointer? {
         key.withName { name, length in

@@ -47,6 +47,16 @@ struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
         storage.lookup(TableKey(type: type, signature: signature, name: nil))
     }
 
+    /// `Hasher` hashes the whole key in each lookup: nothing to compute
+    /// once per walk.
+    static func identityHash(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> UInt64 {
+        0
+    }
+
+    func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer, identityHash: UInt64) -> UnsafeMutableRawPointer? {
+        lookup(type: type, signature: signature)
+    }
+
     /// `String`'s `==` is canonical equivalence already: no NFC retry.
     func lookup(type: UnsafeRawPointer, signature: UnsafeRawPointer, named name: String) -> UnsafeMutableRawPointer? {
         storage.lookup(TableKey(type: type, signature: signature, name: name))
