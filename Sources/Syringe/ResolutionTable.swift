@@ -39,6 +39,8 @@ struct ResolutionTable: ResolutionTableInterface, @unchecked Sendable {
         syr_table_lookup(raw, type, signature, nil, KeyName.absent)
     }
 
+    /// An unnamed key's XXH3 before any table's mask
+    /// (`syr_key_identity_hash`), for `lookup(type:signature:identityHash:)`.
     @inlinable
     @inline(__always)
     static func identityHash(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> UInt64 {
