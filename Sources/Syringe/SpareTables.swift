@@ -8,10 +8,10 @@ import CSyringeTable
 /// allocations and a block zeroed every request. A freed container that had
 /// outgrown neither (at most a new table's six keys, a list of
 /// `listCapacity`) leaves them here instead, the lock unlocked; a new
-/// container takes them. Per thread, in
-/// the `ResolutionContext`, so neither side takes a lock or an atomic; a
-/// thread that frees more containers than it makes keeps at most `capacity`
-/// and frees the rest, and what it keeps goes when the thread exits.
+/// container takes them. Per thread, in the `ResolutionContext`, so neither
+/// side takes a lock or an atomic; a thread that frees more containers than
+/// it makes keeps at most `capacity` and frees the rest, and what it keeps
+/// goes when the thread exits.
 ///
 /// Only a thread that has a context already keeps or takes one: freeing a
 /// container must not make a context for a thread that never resolved.
