@@ -198,16 +198,12 @@ final class AsyncFrame: @unchecked Sendable {
     /// `leave` for the frame of `resolver`, made with `Resolver(lentBy:)`:
     /// the frame's references go first, as in `recycle(_:lentBy:)`.
     static func leave(_ resolver: consuming Resolver, lentBy registration: AnyDefinition) throws(ResolutionError) {
-        let frame = resolver.frame.unsafelyUnwrapped
-        _ = consume resolver
-        try leave(frame)
+        try leave(frame(releasing: resolver))
     }
 
     /// `leaveFailed` for the frame of `resolver`, made with `Resolver(lentBy:)`.
     static func leaveFailed(_ resolver: consuming Resolver, lentBy registration: AnyDefinition) {
-        let frame = resolver.frame.unsafelyUnwrapped
-        _ = consume resolver
-        leaveFailed(frame)
+        leaveFailed(frame(releasing: resolver))
     }
 
     /// `recycle` for the frame of `resolver`, a resolver made for it that
@@ -218,11 +214,17 @@ final class AsyncFrame: @unchecked Sendable {
     /// as soon as it was last used.
     @usableFromInline
     static func recycle(_ resolver: consuming Resolver, lentBy registration: AnyDefinition) {
+        recycle(frame(releasing: resolver))
+    }
+
+    /// The frame of `resolver`, made for it with `Resolver(lentBy:)`, with
+    /// the resolver's references gone first, so that a frame held by
+    /// nothing else is seen as unique.
+    @inline(__always)
+    private static func frame(releasing resolver: consuming Resolver) -> AsyncFrame {
         let frame = resolver.frame.unsafelyUnwrapped
-        // The resolver's references go first, so that a frame held by
-        // nothing else is seen as unique.
         _ = consume resolver
-        recycle(frame)
+        return frame
     }
 
     /// Retains what the frame's engine call lent it, for a frame that

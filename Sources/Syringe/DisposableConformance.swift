@@ -81,28 +81,24 @@ enum DisposableConformance {
     ///   of line, but for those the stored type is the answer, and the
     ///   value is not read.
     private static func dynamicType(at value: UnsafeRawPointer, of type: Any.Type) -> Any.Type? {
-        let metadata = UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type))).unsafelyUnwrapped
-        switch metadata.load(as: UInt.self) {
+        switch kind(of: type) {
         case classKind, (lastEnumeratedKind + 1)...:
             // On Apple platforms a class's kind word is its isa, above
-            // every enumerated kind. Borrowed: the box holds the instance.
-            let object = value.load(as: UnsafeRawPointer.self)
-            return Unmanaged<AnyObject>.fromOpaque(object)._withUnsafeGuaranteedRef { Swift.type(of: $0) }
+            // every enumerated kind.
+            return objectClass(at: value)
         case structKind, enumKind, optionalKind, tupleKind, functionKind:
             return type
         case existentialKind:
-            let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
+            let flags = metadata(of: type).load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
             guard flags & specialProtocolMask == 0 else {
                 return nil   // `any Error`: a box of its own
             }
             if flags & anyConstraintBit == 0 {
                 // Class-bound: the reference comes first.
-                let object = value.load(as: UnsafeRawPointer.self)
-                return Unmanaged<AnyObject>.fromOpaque(object)._withUnsafeGuaranteedRef { Swift.type(of: $0) }
+                return objectClass(at: value)
             }
             let stored = value.load(fromByteOffset: valueBufferWords * MemoryLayout<UInt>.size, as: Any.Type.self)
-            let storedMetadata = UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(stored))).unsafelyUnwrapped
-            switch storedMetadata.load(as: UInt.self) {
+            switch kind(of: stored) {
             case classKind, (lastEnumeratedKind + 1)..., structKind, enumKind, optionalKind, tupleKind, functionKind:
                 return dynamicType(at: value, of: stored)
             default:
@@ -147,12 +143,27 @@ enum DisposableConformance {
     /// (`docs/ABI/TypeMetadata.rst`): 0x303, or 0x307 for a constrained one
     /// (`any Collection<Int>`).
     private static func dynamicType<T>(of instance: T) -> Any.Type {
-        let metadata = UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(T.self)))
-        let kind = metadata.unsafelyUnwrapped.load(as: UInt.self)
+        let kind = kind(of: T.self)
         if kind == existentialKind || kind == extendedExistentialKind {
             return Swift.type(of: instance as Any)
         }
         return Swift.type(of: instance)
+    }
+
+    /// `type`'s metadata record.
+    private static func metadata(of type: Any.Type) -> UnsafeRawPointer {
+        UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type))).unsafelyUnwrapped
+    }
+
+    /// What kind of type `type` is: the first word of its metadata.
+    private static func kind(of type: Any.Type) -> UInt {
+        metadata(of: type).load(as: UInt.self)
+    }
+
+    /// The class of the object whose reference is at `value`. Borrowed:
+    /// the caller's box holds the object.
+    private static func objectClass(at value: UnsafeRawPointer) -> AnyClass {
+        Unmanaged<AnyObject>.fromOpaque(value.load(as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { Swift.type(of: $0) }
     }
 
     // Metadata kinds, fixed by the Swift ABI (`docs/ABI/TypeMetadata.rst`).
