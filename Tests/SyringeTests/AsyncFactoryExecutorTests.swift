@@ -1,0 +1,58 @@
+import Dispatch
+import Testing
+import Syringe
+
+/// Runs its jobs on a serial dispatch queue marked with `key`, so that code
+/// can tell, without trapping, whether it runs here.
+private final class MarkedQueueExecutor: SerialExecutor, @unchecked Sendable {
+    // @unchecked: `queue` is a `let` of a thread-safe type.
+    static let key = DispatchSpecificKey<Bool>()
+    private let queue = DispatchQueue(label: "syringe.tests.marked-queue")
+
+    init() {
+        queue.setSpecific(key: Self.key, value: true)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+
+    /// Whether the caller runs on this executor's queue.
+    static var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: key) ?? false
+    }
+}
+
+/// An actor on a `MarkedQueueExecutor`.
+private actor QueueActor {
+    let executor = MarkedQueueExecutor()
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    func resolve<T: Sendable>(_ type: T.Type, from container: Container) async throws -> (onActorBefore: Bool, value: T) {
+        (MarkedQueueExecutor.isCurrent, try await container.resolveAsync(type: type))
+    }
+}
+
+/// Where an async factory runs: the README's "Where a factory runs".
+@Suite("Async factories' executor")
+struct AsyncFactoryExecutorTests {
+    @Test("an async factory runs on the global executor, not on the actor of the code that resolves it")
+    func offTheResolversActor() async throws {
+        let c = Container()
+        c.register(type: Bool.self, in: .new) { (_: Resolver) async in MarkedQueueExecutor.isCurrent }
+        c.register(type: String.self, in: .new) { (r: Resolver) async throws in
+            "\(MarkedQueueExecutor.isCurrent) \(try await r.resolve(type: Bool.self))"
+        }
+        let actor = QueueActor()
+        let direct = try await actor.resolve(Bool.self, from: c)
+        #expect(direct.onActorBefore)
+        #expect(direct.value == false)
+        // A factory's own resolves too.
+        let nested = try await actor.resolve(String.self, from: c)
+        #expect(nested.value == "false false")
+    }
+}
