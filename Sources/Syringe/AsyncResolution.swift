@@ -196,7 +196,7 @@ final class AsyncFrame: @unchecked Sendable {
     }
 
     /// `leave` for the frame of `resolver`, made with `Resolver(lentBy:)`:
-    /// the frame's references go first, as in `recycle(_:lentBy:)`.
+    /// the resolver's references go first (see `frame(releasing:)`).
     static func leave(_ resolver: consuming Resolver, lentBy registration: AnyDefinition) throws(ResolutionError) {
         try leave(frame(releasing: resolver))
     }
