@@ -6,19 +6,22 @@
 # this is the number to compare across changes; loadtest.sh gives the
 # throughput and latency under wrk.
 #
-#   ./request-cost.sh [--wirings "hand syringe swinject"]
+#   ./request-cost.sh [--wirings "hand syringe swinject"] [--in-flight 32]
 #
 # Each wiring runs twice, with 500 and 1500 requests, and the difference
 # over 1000 is its instructions per request (start-up and shutdown cancel
-# out). Needs valgrind.
+# out). The requests run one after another, or --in-flight of them at once,
+# as concurrent connections run them. Needs valgrind.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 wirings="hand syringe swinject"
+in_flight=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --wirings) wirings=$2; shift 2 ;;
-        *) echo "usage: $0 [--wirings \"hand syringe swinject\"]" >&2; exit 2 ;;
+        --in-flight) in_flight=$2; shift 2 ;;
+        *) echo "usage: $0 [--wirings \"hand syringe swinject\"] [--in-flight N]" >&2; exit 2 ;;
     esac
 done
 command -v valgrind >/dev/null || { echo "request-cost.sh needs valgrind (apt-get install valgrind)" >&2; exit 1; }
@@ -31,10 +34,11 @@ trap 'rm -rf "$work"' EXIT
 objcopy --strip-debug "$(swift build -c release --show-bin-path)/RequestCost" "$work/RequestCost"
 
 count() {  # count <wiring> <requests>: instructions of the whole run
-    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/RequestCost" "$1" "$2" "$work/db.sqlite" 2>&1 >/dev/null |
+    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/RequestCost" "$1" "$2" "$work/db.sqlite" --in-flight "$in_flight" 2>&1 >/dev/null |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
+echo "requests in flight: $in_flight"
 printf '%-9s %22s\n' wiring "instructions/request"
 hand=
 for wiring in $wirings; do

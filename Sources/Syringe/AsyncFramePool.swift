@@ -9,9 +9,15 @@
 /// so it needs no lock. Its frames are freed with the context, when the
 /// thread exits.
 struct AsyncFramePool: ~Copyable {
-    /// Frames beyond these are freed: enough for the deepest async resolves
-    /// a thread usually has in flight at once.
-    static let capacity = 16
+    /// Frames beyond these are freed. A server's requests hold their frames
+    /// across the suspensions of their factories (a database query), and a
+    /// frame is often given back on another thread than the one it was
+    /// taken on, so a pool must hold what a burst of requests in flight
+    /// gives back: with 16, a service's request under 32 concurrent ones
+    /// allocated 2.4 frames (see "Spares for requests in flight" in
+    /// Benchmarks/README.md). At most 128 frames of about a hundred bytes
+    /// stay with an idle thread.
+    static let capacity = 128
 
     /// `frames[0..<count]` are initialised: the pool owns those references.
     private let frames = UnsafeMutablePointer<AsyncFrame>.allocate(capacity: capacity)

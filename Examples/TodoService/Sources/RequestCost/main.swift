@@ -9,23 +9,37 @@ import Syringe
 import TodoComparison
 import TodoService
 
-// RequestCost <syringe|hand|swinject> <requests> [database path]
+// RequestCost <syringe|hand|swinject> <requests> [database path] [--in-flight <n>]
 //
 // What one read request (GET /todos/42) costs each wiring without HTTP:
 // makes the request's objects exactly as the wiring's middleware does, reads
-// the todo, ends the request, `requests` times in a row, and prints the
-// mean time per request. Under callgrind (request-cost.sh) the difference
+// the todo, ends the request, `requests` times, and prints the mean time per
+// request. The requests run one after another, or `--in-flight` of them at
+// once (child tasks, started in batches), as a server's concurrent
+// connections run them. Under callgrind (request-cost.sh) the difference
 // between two request counts is the instructions per request, which, unlike
 // wrk's numbers, does not move with the machine's load.
 
-let usage = "usage: RequestCost syringe|hand|swinject <requests> [database path]"
-let arguments = CommandLine.arguments
-guard arguments.count >= 3, let requests = Int(arguments[2]), ["syringe", "hand", "swinject"].contains(arguments[1]) else {
+let usage = "usage: RequestCost syringe|hand|swinject <requests> [database path] [--in-flight <n>]"
+/// `--in-flight <n>` (1 if absent) and the other arguments, in order.
+let (inFlight, arguments): (Int, [String]) = {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    guard let flag = arguments.firstIndex(of: "--in-flight") else {
+        return (1, arguments)
+    }
+    guard flag + 1 < arguments.count, let value = Int(arguments[flag + 1]), value > 0 else {
+        print(usage)
+        exit(2)
+    }
+    arguments.removeSubrange(flag...(flag + 1))
+    return (value, arguments)
+}()
+guard arguments.count >= 2, let requests = Int(arguments[1]), ["syringe", "hand", "swinject"].contains(arguments[0]) else {
     print(usage)
     exit(2)
 }
-let wiring = arguments[1]
-let path = arguments.count > 3 ? arguments[3] : "request-cost-\(getpid()).sqlite"
+let wiring = arguments[0]
+let path = arguments.count > 2 ? arguments[2] : "request-cost-\(getpid()).sqlite"
 
 let logger: Logger = {
     var logger = Logger(label: "request-cost")
@@ -34,11 +48,11 @@ let logger: Logger = {
 }()
 
 /// One request's objects, made and ended as the wiring's middleware does.
-func read(_ id: Int, services: any RequestServices) async throws {
+@Sendable func read(_ id: Int, services: any RequestServices) async throws {
     _ = try await services.todoHandler().get(id)
 }
 
-func measure(wiring: String, requests: Int, path: String, logger: Logger) async throws {
+func measure(wiring: String, requests: Int, inFlight: Int, path: String, logger: Logger) async throws {
     defer {
         for suffix in ["", "-wal", "-shm"] {
             unlink(path + suffix)
@@ -56,7 +70,7 @@ func measure(wiring: String, requests: Int, path: String, logger: Logger) async 
     let swinject = SwinjectRoot(database: database, logger: logger)
     let clock = ContinuousClock()
     let start = clock.now
-    for index in 0..<requests {
+    @Sendable func request(_ index: Int) async throws {
         let request = RequestInfo(id: "request-\(index)", method: .get)
         switch wiring {
         case "syringe":
@@ -74,6 +88,22 @@ func measure(wiring: String, requests: Int, path: String, logger: Logger) async 
             await services.end()
         }
     }
+    var started = 0
+    while started < requests {
+        let first = started
+        let batch = min(inFlight, requests - first)
+        if batch == 1 {
+            try await request(first)
+        } else {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in first..<(first + batch) {
+                    group.addTask { try await request(index) }
+                }
+                try await group.waitForAll()
+            }
+        }
+        started += batch
+    }
     let elapsed = clock.now - start
     print("\(wiring): \(requests) requests, \(elapsed / max(requests, 1)) each")
     try await app.close()
@@ -85,7 +115,7 @@ func measure(wiring: String, requests: Int, path: String, logger: Logger) async 
 let done = DispatchSemaphore(value: 0)
 Task.detached {
     do {
-        try await measure(wiring: wiring, requests: requests, path: path, logger: logger)
+        try await measure(wiring: wiring, requests: requests, inFlight: inFlight, path: path, logger: logger)
     } catch {
         print("RequestCost: \(error)")
         exit(1)
