@@ -150,9 +150,9 @@ enum DisposableConformance {
         return Swift.type(of: instance)
     }
 
-    /// `type`'s metadata record.
+    /// `type`'s metadata record: its identity pointer.
     private static func metadata(of type: Any.Type) -> UnsafeRawPointer {
-        UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type))).unsafelyUnwrapped
+        typeIdentity(type)
     }
 
     /// What kind of type `type` is: the first word of its metadata.
