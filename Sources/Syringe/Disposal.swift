@@ -38,17 +38,33 @@ enum Disposer<T>: Sendable {
     case sync(@Sendable (T) throws -> Void)
     case async(@Sendable (T) async throws -> Void)
 
-    /// This disposer as `Hooks` keeps it: given the instance's address, the
-    /// disposer bound to a copy of the instance.
+    /// This disposer as `Hooks` keeps it: given the address of an instance
+    /// and whether the instance stays there until it is disposed, the
+    /// disposer bound to it.
+    ///
+    /// An instance in a box (every `.shared` and `.scoped` one) is disposed
+    /// where it is: the step pairs the address with a closure made here,
+    /// once per `onDispose`, so binding it allocates nothing. Binding a copy
+    /// of the instance into a new closure was an allocation per instance
+    /// disposed (a request's transaction: one per request). A `.new` or
+    /// `.graph` instance has no box: the step holds a copy.
     var binder: PendingDisposal.Binder {
         switch self {
         case .sync(let body):
-            return { address in
+            let inPlace: @Sendable (UnsafeRawPointer) throws -> Void = { try body($0.load(as: T.self)) }
+            return { address, stays in
+                if stays {
+                    return .syncInPlace(inPlace, address)
+                }
                 let instance = address.load(as: T.self)
                 return .sync { try body(instance) }
             }
         case .async(let body):
-            return { address in
+            let inPlace: @Sendable (UnsafeRawPointer) async throws -> Void = { try await body($0.load(as: T.self)) }
+            return { address, stays in
+                if stays {
+                    return .asyncInPlace(inPlace, address)
+                }
                 let instance = address.load(as: T.self)
                 return .async { try await body(instance) }
             }

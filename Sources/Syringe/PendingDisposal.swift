@@ -29,11 +29,40 @@ struct PendingDisposal: @unchecked Sendable {
     /// a resolve that began before the close may still be reading it.
     let retiring: InstanceBox?
 
-    /// One disposer, bound to its instance. Synchronous ones stay so, for
+    /// One disposer, bound to its instance: a closure that holds a copy of
+    /// it, or one that takes its address in the box `retiring` (which keeps
+    /// it there until the entry is dropped). Synchronous ones stay so, for
     /// a synchronous `validate()`, which cannot await.
     enum Step {
         case sync(() throws -> Void)
         case async(() async throws -> Void)
+        case syncInPlace(@Sendable (UnsafeRawPointer) throws -> Void, UnsafeRawPointer)
+        case asyncInPlace(@Sendable (UnsafeRawPointer) async throws -> Void, UnsafeRawPointer)
+
+        var isSynchronous: Bool {
+            switch self {
+            case .sync, .syncInPlace: true
+            case .async, .asyncInPlace: false
+            }
+        }
+
+        /// Runs the disposer if it is synchronous; skips it if it is not.
+        func runIfSynchronous() throws {
+            switch self {
+            case .sync(let body): try body()
+            case .syncInPlace(let body, let address): try body(address)
+            case .async, .asyncInPlace: break
+            }
+        }
+
+        func run() async throws {
+            switch self {
+            case .sync(let body): try body()
+            case .async(let body): try await body()
+            case .syncInPlace(let body, let address): try body(address)
+            case .asyncInPlace(let body, let address): try await body(address)
+            }
+        }
     }
 
     /// An instance's disposers in order: the first, then the rest.
@@ -62,31 +91,43 @@ struct PendingDisposal: @unchecked Sendable {
     }
 
     /// One of a registration's disposers, not yet bound: given the address
-    /// of an instance (a `T`, for a `Definition<T>`'s), the disposer bound
-    /// to a copy of it. See `Hooks.disposers`.
-    typealias Binder = @Sendable (UnsafeRawPointer) -> Step
+    /// of an instance (a `T`, for a `Definition<T>`'s) and whether it stays
+    /// there until disposed, the disposer bound to it (to a copy of it when
+    /// it does not stay). See `Hooks.disposers`.
+    typealias Binder = @Sendable (UnsafeRawPointer, _ stays: Bool) -> Step
 
-    /// `retiring`, if any, is the box that holds `instance`.
+    /// `retiring`, if any, is the box that holds `instance`: it keeps it
+    /// there, where in-place disposers find it, until the entry is dropped.
     init<T>(order: UInt64, of definition: Definition<T>, instance: T, retiring: InstanceBox?) {
         self.order = order
         self.definition = definition
         var first = DisposableConformance.disposer(for: instance, boxedIn: retiring)
         var more: [Step] = []
         if let hooks = definition.loadHooks(), hooks.hasDisposers {
-            withUnsafePointer(to: instance) { address in
-                for bind in hooks.disposers {
-                    let step = bind(UnsafeRawPointer(address))
-                    if first == nil {
-                        first = step
-                    } else {
-                        more.append(step)
-                    }
+            if let retiring {
+                Self.bind(hooks.disposers, to: UnsafeRawPointer(retiring.instance(as: T.self)), stays: true, first: &first, more: &more)
+            } else {
+                withUnsafePointer(to: instance) { address in
+                    Self.bind(hooks.disposers, to: UnsafeRawPointer(address), stays: false, first: &first, more: &more)
                 }
             }
         }
         self.firstDisposer = first
         self.moreDisposers = more
         self.retiring = retiring
+    }
+
+    /// Binds each of `binders` to the instance at `address`, in order, into
+    /// `first` if it is still empty, then `more`.
+    private static func bind(_ binders: [Binder], to address: UnsafeRawPointer, stays: Bool, first: inout Step?, more: inout [Step]) {
+        for bind in binders {
+            let step = bind(address, stays)
+            if first == nil {
+                first = step
+            } else {
+                more.append(step)
+            }
+        }
     }
 
     /// This entry once its disposers have run: only the box to keep. The
@@ -105,7 +146,7 @@ struct PendingDisposal: @unchecked Sendable {
 
     /// Whether every disposer is synchronous.
     var isSynchronous: Bool {
-        disposers.allSatisfy { if case .sync = $0 { true } else { false } }
+        disposers.allSatisfy(\.isSynchronous)
     }
 
     /// Runs every disposer, each even if an earlier one threw; returns what
@@ -114,10 +155,7 @@ struct PendingDisposal: @unchecked Sendable {
         var failures: [DisposalError.Failure] = []
         for disposer in disposers {
             do {
-                switch disposer {
-                case .sync(let body): try body()
-                case .async(let body): try await body()
-                }
+                try await disposer.run()
             } catch {
                 failures.append(DisposalError.Failure(service: definition.stepText, error: error))
             }
@@ -128,9 +166,9 @@ struct PendingDisposal: @unchecked Sendable {
     /// `dispose()` for an instance whose disposers are all synchronous.
     func disposeSynchronously() -> [DisposalError.Failure] {
         var failures: [DisposalError.Failure] = []
-        for case .sync(let body) in disposers {
+        for disposer in disposers {
             do {
-                try body()
+                try disposer.runIfSynchronous()
             } catch {
                 failures.append(DisposalError.Failure(service: definition.stepText, error: error))
             }

@@ -1,4 +1,5 @@
 import CSyringeTable
+import Synchronization
 
 /// Emptied boxes and per-request registrations that freed scopes left on
 /// this thread, for the next scopes made here.
@@ -14,15 +15,27 @@ import CSyringeTable
 /// one starts in but for its memory, and nothing can tell the two apart
 /// (as `ScopeLocalPool` argues for scope-local copies).
 ///
-/// One spare box per instance type, and one registration per class
+/// Spare boxes per instance type, and registrations per class
 /// (`Definition<T>`), in a lossy table keyed by a metadata address: each
 /// key has two candidate slots (a pair, chosen by the address), so that a
-/// request's few types rarely push each other out, and a key whose pair is
-/// full replaces the spare in the second. A thread keeps at most `capacity`
-/// objects, none holding an instance, and frees them when it exits. Per
-/// thread, in the `ResolutionContext`, like `SpareTables`: neither side
-/// takes a lock or an atomic, and only a thread that has a context already
-/// keeps or takes one. A spare goes in only after its instance is dropped:
+/// request's few types rarely push each other out; a spare that a newer
+/// one pushes out of its slot moves to a stack of `overflowCapacity`,
+/// searched from its top when a key's pair has none. A server's requests
+/// in flight hold several boxes of each type at once and free them in
+/// bursts, often on another thread than the one that made them: with one
+/// spare per key and thread, a service's request under 32 concurrent ones
+/// made a box and a registration anew in nearly every request (see
+/// "Spares for requests in flight" in Benchmarks/README.md). So a full
+/// overflow hands its oldest `batch` to a process-wide depot, under its
+/// lock, and a take that finds nothing on its thread looks there (when
+/// the depot has any); what the depot has no room for is freed. A thread
+/// keeps at most `capacity` plus `overflowCapacity` objects, none holding
+/// an instance, and frees them when it exits; the depot's stay with the
+/// process.
+///
+/// Per thread, in the `ResolutionContext`, like `SpareTables`: but for the
+/// depot, neither side takes a lock or an atomic, and only a thread that
+/// has a context already keeps or takes one. A spare goes in only after its instance is dropped:
 /// that runs the instance's deinit, which may itself make or free scopes
 /// on this thread, and so use this table; nothing runs user code while a
 /// slot is being changed.
@@ -30,18 +43,75 @@ struct SpareObjects: ~Copyable {
     /// 32 pairs: a power of two, for a request's few scoped and
     /// per-request types.
     static let capacity = 64
+    /// Spares pushed out of their slots: enough for the boxes and
+    /// registrations of a burst of requests in flight on one thread. An
+    /// idle thread keeps at most 128 objects in all, a few KB.
+    static let overflowCapacity = 64
+    /// How deep a take searches the overflow, or the depot: a request's
+    /// few types lie near the top, and a type that has no spares costs no
+    /// more than this.
+    private static let overflowSearch = 8
+    /// Spares moved from a full overflow to the depot at once.
+    private static let batch = 32
+
+    /// Spares that threads' full overflows handed over, for threads that
+    /// have none: at most `capacity`, a few tens of KB, stay with an idle
+    /// process.
+    private final class Depot: @unchecked Sendable {
+        // @unchecked: `types` and `objects` are guarded by `lock`; `count`
+        // mirrors their count, for a look without the lock. For the same
+        // reason exclusivity is not checked at run time (no two accesses
+        // can overlap; the checks cost a take more than its search).
+        static let capacity = 256
+        let lock = Lock()
+        @exclusivity(unchecked)
+        var types: [UInt] = []
+        @exclusivity(unchecked)
+        var objects: [Unmanaged<AnyObject>] = []
+        let count = Atomic<Int>(0)
+
+        init() {
+            types.reserveCapacity(Self.capacity)
+            objects.reserveCapacity(Self.capacity)
+        }
+
+        /// A spare of `type` from the top `overflowSearch`; the top one
+        /// takes its place.
+        func take(_ type: UInt) -> Unmanaged<AnyObject>? {
+            guard count.load(ordering: .relaxed) > 0 else {
+                return nil
+            }
+            return lock.withLock {
+                let top = types.count - 1
+                for index in stride(from: top, to: max(-1, top - SpareObjects.overflowSearch), by: -1) where types[index] == type {
+                    let found = objects[index]
+                    types[index] = types[top]
+                    objects[index] = objects[top]
+                    types.removeLast()
+                    objects.removeLast()
+                    count.store(types.count, ordering: .relaxed)
+                    return found
+                }
+                return nil
+            }
+        }
+    }
+
+    private static let depot = Depot()
 
     /// Each slot's class (its metadata address, 0 when empty) and the
-    /// retained spare of that class.
-    private let types = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
-    private let objects = UnsafeMutablePointer<Unmanaged<AnyObject>>.allocate(capacity: capacity)
+    /// retained spare of that class; the overflow's, `0..<overflowCount`
+    /// in use, the same way.
+    private let types = UnsafeMutablePointer<UInt>.allocate(capacity: capacity + overflowCapacity)
+    private let objects = UnsafeMutablePointer<Unmanaged<AnyObject>>.allocate(capacity: capacity + overflowCapacity)
+    private var overflowCount = 0
 
     init() {
         types.initialize(repeating: 0, count: Self.capacity)
     }
 
     deinit {
-        for index in 0..<Self.capacity where types[index] != 0 {
+        for index in 0..<Self.capacity + overflowCount where types[index] != 0 {
             objects[index].release()
         }
         types.deallocate()
@@ -126,28 +196,79 @@ struct SpareObjects: ~Copyable {
         if types[index] != type {
             index += 1
             guard types[index] == type else {
-                return nil
+                return takeElsewhere(type)
             }
         }
         types[index] = 0
         return objects[index].takeRetainedValue()
     }
 
+    /// A spare of `type` from the top `overflowSearch` of the overflow (the
+    /// top one takes its place), else from the depot.
+    @inline(never)
+    private mutating func takeElsewhere(_ type: UInt) -> AnyObject? {
+        let top = Self.capacity + overflowCount - 1
+        for index in stride(from: top, to: max(Self.capacity - 1, top - Self.overflowSearch), by: -1) where types[index] == type {
+            let found = objects[index]
+            types[index] = types[top]
+            objects[index] = objects[top]
+            overflowCount -= 1
+            return found.takeRetainedValue()
+        }
+        return Self.depot.take(type)?.takeRetainedValue()
+    }
+
+    /// Hands the oldest `batch` of the overflow to the depot, as many as it
+    /// has room for, and moves the rest down.
+    private mutating func spill() {
+        let depot = Self.depot
+        let moved = depot.lock.withLock {
+            let moved = min(Self.batch, Depot.capacity - depot.types.count)
+            for index in Self.capacity..<Self.capacity + moved {
+                depot.types.append(types[index])
+                depot.objects.append(objects[index])
+            }
+            depot.count.store(depot.types.count, ordering: .relaxed)
+            return moved
+        }
+        guard moved > 0 else { return }
+        for index in Self.capacity..<Self.capacity + overflowCount - moved {
+            types[index] = types[index + moved]
+            objects[index] = objects[index + moved]
+        }
+        overflowCount -= moved
+    }
+
     /// Keeps `object`, taking the reference `object` stands for over.
     private mutating func keep(_ object: Unmanaged<AnyObject>, type: UInt) {
         let first = Self.pair(of: type)
-        // The slot with this key's spare, which the new one replaces (one
-        // spare per key); else the first if it is free; else the second,
-        // whatever it holds.
+        // The slot with this key's spare, which the new one replaces (the
+        // older goes to the overflow); else the first if it is free; else
+        // the second, whatever it holds.
         let index = types[first] == type ? first
             : types[first + 1] == type || types[first] != 0 ? first + 1
             : first
-        let displaced = types[index] == 0 ? nil : objects[index]
+        let displacedType = types[index]
+        guard displacedType != 0 else {
+            types[index] = type
+            objects[index] = object
+            return
+        }
+        let displaced = objects[index]
         types[index] = type
         objects[index] = object
-        // Released once the slot holds the new spare: a displaced spare
-        // holds no instance, so its deinit runs no user code, but the
-        // table is consistent whatever it does.
-        displaced?.release()
+        if overflowCount == Self.overflowCapacity {
+            spill()
+        }
+        guard overflowCount < Self.overflowCapacity else {
+            // Released once the slot holds the new spare: a displaced
+            // spare holds no instance, so its deinit runs no user code, but
+            // the table is consistent whatever it does.
+            displaced.release()
+            return
+        }
+        types[Self.capacity + overflowCount] = displacedType
+        objects[Self.capacity + overflowCount] = displaced
+        overflowCount += 1
     }
 }

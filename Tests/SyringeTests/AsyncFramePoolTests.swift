@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Syringe
 
@@ -118,7 +119,34 @@ struct AsyncFramePoolTests {
         #expect(afterReclamation { registration == nil }, "the recycled frame kept its registration")
     }
 
-    @Test("a thread's pool keeps at most its capacity")
+    @Test("a full pool hands a batch of frames to the depot, and an empty pool takes them from there")
+    func depotServesOtherPools() throws {
+        let c = Container()
+        let outer = c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
+        // Pools and a depot of the test's own: the process's are shared
+        // with every test running at the same time.
+        let depot = AsyncFramePool.Depot()
+        var full = AsyncFramePool()
+        var made: [AsyncFrame] = []
+        for _ in 0..<(AsyncFramePool.capacity + 1) {
+            made.append(try AsyncFrame.enter(outer.definition, parent: nil))
+        }
+        let spilled = Set(made[(AsyncFramePool.capacity - AsyncFramePool.batch)..<AsyncFramePool.capacity].map { UInt(bitPattern: ObjectIdentifier($0)) })
+        for frame in made {
+            full.push(frame, spillingTo: depot)
+        }
+        made.removeAll()
+        #expect(depot.count == AsyncFramePool.batch)
+        var empty = AsyncFramePool()
+        var taken: Set<UInt> = []
+        while let frame = empty.pop(orFrom: depot) {
+            taken.insert(UInt(bitPattern: ObjectIdentifier(frame)))
+        }
+        #expect(taken == spilled, "the empty pool did not get the batch the full one handed over")
+        #expect(depot.count == 0)
+    }
+
+    @Test("a thread's pool keeps what is recycled on it, up to its capacity, and hands the rest on")
     func bounded() throws {
         Self.drain()
         let c = Container()
@@ -134,7 +162,8 @@ struct AsyncFramePoolTests {
         while let frame = made.popLast() {
             AsyncFrame.recycle(frame)
         }
-        #expect(Self.drain() == AsyncFramePool.capacity)
+        // The pool's frames, and what it handed to the depot (a batch).
+        #expect(Self.drain() >= AsyncFramePool.capacity)
     }
 
     @Test("async chains resolved over and over through reused frames build the right graph, and a cycle is still a cycle")

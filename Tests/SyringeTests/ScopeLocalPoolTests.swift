@@ -76,17 +76,41 @@ struct ScopeLocalPoolTests {
         #expect(Self.pooled(work) == 1, "what the closed scope kept held the copy")
     }
 
-    @Test("a registration's pool keeps at most four copies; the others are freed")
+    @Test("a registration's pool keeps as many copies as scopes in flight gave back, up to its capacity; the others are freed")
     func poolIsBounded() throws {
         let app = Container()
         let work = app.register(type: Tracked.self, in: .scoped) { _ in Tracked(Counter()) }
         do {
-            let scopes = (0..<6).map { _ in app.makeScope() }
+            // More than the four lock-free slots: the rest go to the overflow.
+            let scopes = (0..<10).map { _ in app.makeScope() }
             for scope in scopes {
                 _ = try scope.tryResolve(type: Tracked.self)
             }
         }
-        #expect(Self.pooled(work) == 4)
+        #expect(Self.pooled(work) == 10)
+        do {
+            let scopes = (0..<(ScopeLocalPool.capacity + 6)).map { _ in app.makeScope() }
+            for scope in scopes {
+                _ = try scope.tryResolve(type: Tracked.self)
+            }
+        }
+        #expect(Self.pooled(work) == ScopeLocalPool.capacity)
+    }
+
+    @Test("copies kept in the overflow go with their registration too")
+    func overflowCopiesGoWithRegistration() throws {
+        let counter = Counter()
+        do {
+            let app = Container()
+            // The factory holds a `Tracked`; every copy holds the factory.
+            let held = Tracked(counter)
+            app.register(type: Tracked.self, in: .scoped) { _ in held }
+            let scopes = (0..<12).map { _ in app.makeScope() }
+            for scope in scopes {
+                _ = try scope.tryResolve(type: Tracked.self)
+            }
+        }
+        #expect(afterReclamation { counter.alive == 0 }, "the overflow's copies kept the factory alive: \(counter.alive)")
     }
 
     @Test("the copies kept for later scopes go with their registration")
