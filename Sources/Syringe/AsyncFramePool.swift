@@ -44,13 +44,18 @@ struct AsyncFramePool: ~Copyable {
     }
 
     /// The process's depot.
-    private static let depot = Depot()
+    private static let processDepot = Depot()
+    /// This pool's depot, the process's but in tests: held here, so that
+    /// reaching it costs no check that the global was initialised.
+    private let depot: Depot
 
     /// `frames[0..<count]` are initialised: the pool owns those references.
     private let frames = UnsafeMutablePointer<AsyncFrame>.allocate(capacity: capacity)
     private var count = 0
 
-    init() {}
+    init(depot: Depot = processDepot) {
+        self.depot = depot
+    }
 
     deinit {
         frames.deinitialize(count: count)
@@ -60,14 +65,14 @@ struct AsyncFramePool: ~Copyable {
     /// A frame from this thread's pool, if it has one.
     @inline(__always)
     static func take() -> AsyncFrame? {
-        current.pointee.pop(orFrom: depot)
+        current.pointee.pop()
     }
 
     /// Keeps `frame`, which nothing else holds, in this thread's pool, or
     /// lets it be freed if the pool is full.
     @inline(__always)
     static func give(_ frame: consuming AsyncFrame) {
-        current.pointee.push(frame, spillingTo: depot)
+        current.pointee.push(frame)
     }
 
     /// This thread's pool. Through a pointer rather than a closure over the
@@ -76,10 +81,10 @@ struct AsyncFramePool: ~Copyable {
         ResolutionContext.currentUnretained._withUnsafeGuaranteedRef { $0.framePool }
     }
 
-    /// A frame from this pool, refilled from `depot` if it is empty.
-    mutating func pop(orFrom depot: Depot) -> AsyncFrame? {
+    /// A frame from this pool, refilled from the depot if it is empty.
+    mutating func pop() -> AsyncFrame? {
         if count == 0 {
-            refill(from: depot)
+            refill()
             guard count > 0 else { return nil }
         }
         count -= 1
@@ -87,10 +92,10 @@ struct AsyncFramePool: ~Copyable {
     }
 
     /// Takes `frame`'s reference over (moved in, not retained), handing a
-    /// batch to `depot` if this pool is full.
-    mutating func push(_ frame: consuming AsyncFrame, spillingTo depot: Depot) {
+    /// batch to the depot if this pool is full.
+    mutating func push(_ frame: consuming AsyncFrame) {
         if count == Self.capacity {
-            spill(to: depot)
+            spill()
             // The depot was full too: `frame` is freed.
             guard count < Self.capacity else { return }
         }
@@ -100,7 +105,7 @@ struct AsyncFramePool: ~Copyable {
 
     /// Takes up to `batch` frames from the depot.
     @inline(never)
-    private mutating func refill(from depot: Depot) {
+    private mutating func refill() {
         depot.lock.withLock {
             for _ in 0..<min(Self.batch, depot.frames.count) {
                 (frames + count).initialize(to: depot.frames.removeLast())
@@ -111,7 +116,7 @@ struct AsyncFramePool: ~Copyable {
 
     /// Hands up to `batch` frames to the depot, as many as it has room for.
     @inline(never)
-    private mutating func spill(to depot: Depot) {
+    private mutating func spill() {
         depot.lock.withLock {
             for _ in 0..<min(Self.batch, Depot.capacity - depot.frames.count) {
                 count -= 1

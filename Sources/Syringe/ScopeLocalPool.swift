@@ -138,17 +138,15 @@ struct ScopeLocalPool: ~Copyable {
     func give(_ copy: Unmanaged<AnyDefinition>) -> Bool {
         let address = UInt(bitPattern: copy.toOpaque())
         var kept = false
-        var closed = false
         firstSlot { slot in
             // Release: the taker sees the copy's reset state.
-            let (exchanged, held) = slot.compareExchange(expected: 0, desired: address, ordering: .releasing)
-            kept = exchanged
-            closed = held == Self.closed
-            return kept || closed
-        }
-        guard !kept, !closed else {
+            kept = slot.compareExchange(expected: 0, desired: address, ordering: .releasing).exchanged
             return kept
         }
+        if kept {
+            return true
+        }
+        // The slots are full, or closed: then so is the overflow.
         // The lock orders the copy's reset state before its taker, as the
         // slots' release and acquire do.
         guard let overflow = makeOverflow() else {

@@ -97,7 +97,10 @@ struct SpareObjects: ~Copyable {
         }
     }
 
-    private static let depot = Depot()
+    private static let processDepot = Depot()
+    /// The process's depot, held here so that reaching it costs no check
+    /// that the global was initialised.
+    private let depot = processDepot
 
     /// Each slot's class (its metadata address, 0 when empty) and the
     /// retained spare of that class; the overflow's, `0..<overflowCount`
@@ -215,13 +218,12 @@ struct SpareObjects: ~Copyable {
             overflowCount -= 1
             return found.takeRetainedValue()
         }
-        return Self.depot.take(type)?.takeRetainedValue()
+        return depot.take(type)?.takeRetainedValue()
     }
 
     /// Hands the oldest `batch` of the overflow to the depot, as many as it
     /// has room for, and moves the rest down.
     private mutating func spill() {
-        let depot = Self.depot
         let moved = depot.lock.withLock {
             let moved = min(Self.batch, Depot.capacity - depot.types.count)
             for index in Self.capacity..<Self.capacity + moved {

@@ -126,20 +126,20 @@ struct AsyncFramePoolTests {
         // Pools and a depot of the test's own: the process's are shared
         // with every test running at the same time.
         let depot = AsyncFramePool.Depot()
-        var full = AsyncFramePool()
+        var full = AsyncFramePool(depot: depot)
         var made: [AsyncFrame] = []
         for _ in 0..<(AsyncFramePool.capacity + 1) {
             made.append(try AsyncFrame.enter(outer.definition, parent: nil))
         }
         let spilled = Set(made[(AsyncFramePool.capacity - AsyncFramePool.batch)..<AsyncFramePool.capacity].map { UInt(bitPattern: ObjectIdentifier($0)) })
         for frame in made {
-            full.push(frame, spillingTo: depot)
+            full.push(frame)
         }
         made.removeAll()
         #expect(depot.count == AsyncFramePool.batch)
-        var empty = AsyncFramePool()
+        var empty = AsyncFramePool(depot: depot)
         var taken: Set<UInt> = []
-        while let frame = empty.pop(orFrom: depot) {
+        while let frame = empty.pop() {
             taken.insert(UInt(bitPattern: ObjectIdentifier(frame)))
         }
         #expect(taken == spilled, "the empty pool did not get the batch the full one handed over")
