@@ -125,10 +125,16 @@ struct ScopeLocalPool: ~Copyable {
             taken = Unmanaged<AnyDefinition>.fromOpaque(UnsafeRawPointer(bitPattern: held)!).takeRetainedValue()
             return true
         }
-        if taken == nil, let overflow = madeOverflow {
-            taken = overflow.lock.withLock { overflow.copies.popLast() }?.takeRetainedValue()
+        return taken ?? takeFromOverflow()
+    }
+
+    /// A copy from the overflow, if one was made and holds any.
+    @inline(never)
+    private func takeFromOverflow() -> AnyDefinition? {
+        guard let overflow = madeOverflow else {
+            return nil
         }
-        return taken
+        return overflow.lock.withLock { overflow.copies.popLast() }?.takeRetainedValue()
     }
 
     /// Keeps `copy` (which nothing else references) for a later `take`,
@@ -143,10 +149,13 @@ struct ScopeLocalPool: ~Copyable {
             kept = slot.compareExchange(expected: 0, desired: address, ordering: .releasing).exchanged
             return kept
         }
-        if kept {
-            return true
-        }
-        // The slots are full, or closed: then so is the overflow.
+        // Not kept: the slots are full, or closed (and then so is the overflow).
+        return kept || giveToOverflow(copy)
+    }
+
+    /// `give` once the slots had no room.
+    @inline(never)
+    private func giveToOverflow(_ copy: Unmanaged<AnyDefinition>) -> Bool {
         // The lock orders the copy's reset state before its taker, as the
         // slots' release and acquire do.
         guard let overflow = makeOverflow() else {
