@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 @_spi(SyringeSwinject) @testable import Syringe
 
@@ -217,6 +218,67 @@ struct SpareObjectsTests {
         #expect(mismatches.withLock { $0 } == 0)
         #expect(counter.alive == 0)
         #expect(counter.created == 8 * 500)
+    }
+
+    @Test("scopes made in bursts on some threads and freed on others, as a server's requests are, each get their own instances and leave none behind")
+    func burstsAcrossThreads() {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(counter) }
+        let mismatches = Locked(0)
+        let rounds = 6, burst = 150
+        // Two pairs at once: each pair's maker makes a burst of scopes (more
+        // than a thread keeps spares for), its freer frees them, so spares
+        // pile up on one thread and run out on the other, and both pairs
+        // use the process's depots at the same time.
+        // Threads of their own: waiting on a semaphore in Dispatch's pool
+        // can starve the pool on a machine with few cores.
+        let finished = DispatchSemaphore(value: 0)
+        for pair in 0..<2 {
+            let made = Locked<[(Container, Tracked)]>([])
+            let madeBurst = DispatchSemaphore(value: 0)
+            let freedBurst = DispatchSemaphore(value: 0)
+            Thread {
+                for round in 0..<rounds {
+                    for index in 0..<burst {
+                        let scope = app.makeScope()
+                        scope.register(type: Item.self, instance: Item(name: "\(pair)/\(round)/\(index)"))
+                        guard let tracked = try? scope.tryResolve(type: Tracked.self) else {
+                            mismatches.withLock { $0 += 1 }
+                            continue
+                        }
+                        made.withLock { $0.append((scope, tracked)) }
+                    }
+                    madeBurst.signal()
+                    freedBurst.wait()
+                }
+                finished.signal()
+            }.start()
+            Thread {
+                for round in 0..<rounds {
+                    madeBurst.wait()
+                    var scopes = made.withLock { list in
+                        defer { list = [] }
+                        return list
+                    }
+                    for (index, (scope, tracked)) in scopes.enumerated() {
+                        if (try? scope.tryResolve(type: Tracked.self)) !== tracked
+                            || (try? scope.tryResolve(type: Item.self))?.name != "\(pair)/\(round)/\(index)" {
+                            mismatches.withLock { $0 += 1 }
+                        }
+                    }
+                    scopes.removeAll()
+                    freedBurst.signal()
+                }
+                finished.signal()
+            }.start()
+        }
+        for _ in 0..<4 {
+            finished.wait()
+        }
+        #expect(mismatches.withLock { $0 } == 0)
+        #expect(counter.created == 2 * rounds * burst, "a scope shared an instance with another")
+        #expect(afterReclamation { counter.alive == 0 }, "instances outlived their scopes: \(counter.alive)")
     }
 }
 
