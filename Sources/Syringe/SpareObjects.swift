@@ -28,17 +28,17 @@ import Synchronization
 /// "Spares for requests in flight" in Benchmarks/README.md). So a full
 /// overflow hands its oldest `batch` to a process-wide depot, under its
 /// lock, and a take that finds nothing on its thread looks there (when
-/// the depot has any); what the depot has no room for is freed. A thread
-/// keeps at most `capacity` plus `overflowCapacity` objects, none holding
-/// an instance, and frees them when it exits; the depot's stay with the
-/// process.
+/// the depot has any); a full depot frees its oldest to make room, so that
+/// what it keeps are the types in use now. A thread keeps at most
+/// `capacity` plus `overflowCapacity` objects, none holding an instance,
+/// and frees them when it exits; the depot's stay with the process.
 ///
 /// Per thread, in the `ResolutionContext`, like `SpareTables`: but for the
 /// depot, neither side takes a lock or an atomic, and only a thread that
-/// has a context already keeps or takes one. A spare goes in only after its instance is dropped:
-/// that runs the instance's deinit, which may itself make or free scopes
-/// on this thread, and so use this table; nothing runs user code while a
-/// slot is being changed.
+/// has a context already keeps or takes one. A spare goes in only after
+/// its instance is dropped: that runs the instance's deinit, which may
+/// itself make or free scopes on this thread, and so use this table;
+/// nothing runs user code while a slot is being changed.
 struct SpareObjects: ~Copyable {
     /// 32 pairs: a power of two, for a request's few scoped and
     /// per-request types.
@@ -55,9 +55,9 @@ struct SpareObjects: ~Copyable {
     private static let batch = 32
 
     /// Spares that threads' full overflows handed over, for threads that
-    /// have none: at most `capacity`, a few tens of KB, stay with an idle
-    /// process.
-    private final class Depot: @unchecked Sendable {
+    /// have none, newest last: at most `Depot.capacity` objects, a few tens
+    /// of KB, stay with an idle process.
+    final class Depot: @unchecked Sendable {
         // @unchecked: `types` and `objects` are guarded by `lock`; `count`
         // mirrors their count, for a look without the lock. For the same
         // reason exclusivity is not checked at run time (no two accesses
@@ -75,8 +75,8 @@ struct SpareObjects: ~Copyable {
             objects.reserveCapacity(Self.capacity)
         }
 
-        /// A spare of `type` from the top `overflowSearch`; the top one
-        /// takes its place.
+        /// A spare of `type` from the top `SpareObjects.overflowSearch`;
+        /// the top one takes its place.
         func take(_ type: UInt) -> Unmanaged<AnyObject>? {
             guard count.load(ordering: .relaxed) > 0 else {
                 return nil
@@ -98,9 +98,9 @@ struct SpareObjects: ~Copyable {
     }
 
     private static let processDepot = Depot()
-    /// The process's depot, held here so that reaching it costs no check
-    /// that the global was initialised.
-    private let depot = processDepot
+    /// The process's depot (but in tests), held here so that reaching it
+    /// costs no check that the global was initialised.
+    private let depot: Depot
 
     /// Each slot's class (its metadata address, 0 when empty) and the
     /// retained spare of that class; the overflow's, `0..<overflowCount`
@@ -109,7 +109,8 @@ struct SpareObjects: ~Copyable {
     private let objects = UnsafeMutablePointer<Unmanaged<AnyObject>>.allocate(capacity: capacity + overflowCapacity)
     private var overflowCount = 0
 
-    init() {
+    init(depot: Depot = processDepot) {
+        self.depot = depot
         types.initialize(repeating: 0, count: Self.capacity)
     }
 
@@ -194,7 +195,7 @@ struct SpareObjects: ~Copyable {
     }
 
     @inline(__always)
-    private mutating func take(_ type: UInt) -> AnyObject? {
+    mutating func take(_ type: UInt) -> AnyObject? {
         var index = Self.pair(of: type)
         if types[index] != type {
             index += 1
@@ -221,28 +222,37 @@ struct SpareObjects: ~Copyable {
         return depot.take(type)?.takeRetainedValue()
     }
 
-    /// Hands the oldest `batch` of the overflow to the depot, as many as it
-    /// has room for, and moves the rest down.
+    /// Hands the oldest `batch` of the overflow, which is full, to the
+    /// depot and moves the rest down. A full depot frees its oldest first.
     private mutating func spill() {
-        let moved = depot.lock.withLock {
-            let moved = min(Self.batch, Depot.capacity - depot.types.count)
-            for index in Self.capacity..<Self.capacity + moved {
+        var evicted: [Unmanaged<AnyObject>] = []
+        depot.lock.withLock {
+            let excess = depot.types.count + Self.batch - Depot.capacity
+            if excess > 0 {
+                evicted = Array(depot.objects[..<excess])
+                depot.types.removeFirst(excess)
+                depot.objects.removeFirst(excess)
+            }
+            for index in Self.capacity..<Self.capacity + Self.batch {
                 depot.types.append(types[index])
                 depot.objects.append(objects[index])
             }
             depot.count.store(depot.types.count, ordering: .relaxed)
-            return moved
         }
-        guard moved > 0 else { return }
-        for index in Self.capacity..<Self.capacity + overflowCount - moved {
-            types[index] = types[index + moved]
-            objects[index] = objects[index + moved]
+        for index in Self.capacity..<Self.capacity + overflowCount - Self.batch {
+            types[index] = types[index + Self.batch]
+            objects[index] = objects[index + Self.batch]
         }
-        overflowCount -= moved
+        overflowCount -= Self.batch
+        // After the lock, though a spare holds no instance and its deinit
+        // runs no user code.
+        for object in evicted {
+            object.release()
+        }
     }
 
     /// Keeps `object`, taking the reference `object` stands for over.
-    private mutating func keep(_ object: Unmanaged<AnyObject>, type: UInt) {
+    mutating func keep(_ object: Unmanaged<AnyObject>, type: UInt) {
         let first = Self.pair(of: type)
         // The slot with this key's spare, which the new one replaces (the
         // older goes to the overflow); else the first if it is free; else
@@ -261,13 +271,6 @@ struct SpareObjects: ~Copyable {
         objects[index] = object
         if overflowCount == Self.overflowCapacity {
             spill()
-        }
-        guard overflowCount < Self.overflowCapacity else {
-            // Released once the slot holds the new spare: a displaced
-            // spare holds no instance, so its deinit runs no user code, but
-            // the table is consistent whatever it does.
-            displaced.release()
-            return
         }
         types[Self.capacity + overflowCount] = displacedType
         objects[Self.capacity + overflowCount] = displaced

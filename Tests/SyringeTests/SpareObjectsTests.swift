@@ -220,6 +220,41 @@ struct SpareObjectsTests {
         #expect(counter.created == 8 * 500)
     }
 
+    @Test("spares a thread's overflow cannot keep go to the depot, where another thread finds them; a full depot frees its oldest")
+    func depot() {
+        let counter = Counter()
+        // A depot and threads' spares of the test's own: the process's are
+        // shared with every test running at the same time.
+        let depot = SpareObjects.Depot()
+        var giver = SpareObjects(depot: depot)
+        var taker = SpareObjects(depot: depot)
+        // Keys as the real ones are: metadata addresses, word-aligned.
+        let old: UInt = 0x1000, new: UInt = 0x2000
+        func spare() -> Unmanaged<AnyObject> { .passRetained(Tracked(counter)) }
+        // One in the key's slot, the overflow full, then a batch to the depot.
+        for _ in 0..<(1 + SpareObjects.overflowCapacity + 1) {
+            giver.keep(spare(), type: old)
+        }
+        #expect(depot.count.load(ordering: .relaxed) > 0, "a full overflow handed nothing over")
+        #expect(taker.take(old) != nil, "a thread with no spares found none in the depot")
+        #expect(taker.take(new) == nil)
+        // Fill the depot with `old` spares, then hand it `new` ones: the
+        // oldest go, and the newest are found.
+        for _ in 0..<(2 * SpareObjects.Depot.capacity) {
+            giver.keep(spare(), type: old)
+        }
+        #expect(depot.count.load(ordering: .relaxed) == SpareObjects.Depot.capacity)
+        for _ in 0..<(2 * SpareObjects.overflowCapacity) {
+            giver.keep(spare(), type: new)
+        }
+        #expect(depot.count.load(ordering: .relaxed) == SpareObjects.Depot.capacity)
+        #expect(taker.take(new) != nil, "the full depot kept its oldest spares instead of the newest")
+        _ = consume giver
+        _ = consume taker
+        // The depot's, but the one taken last; every other was freed.
+        #expect(counter.alive == SpareObjects.Depot.capacity - 1, "spares the depot let go, or a thread's freed, are still alive")
+    }
+
     @Test("scopes made in bursts on some threads and freed on others, as a server's requests are, each get their own instances and leave none behind")
     func burstsAcrossThreads() {
         let counter = Counter()
