@@ -68,6 +68,13 @@ struct AsyncFramePool: ~Copyable {
         current.pointee.pop()
     }
 
+    /// A frame this thread's pool keeps, never one from the depot: what
+    /// tests that count a thread's frames take, since other threads
+    /// change the depot at any time.
+    static func takeKeptHere() -> AsyncFrame? {
+        current.pointee.popKept()
+    }
+
     /// Keeps `frame`, which nothing else holds, in this thread's pool, or
     /// lets it be freed if the pool is full.
     @inline(__always)
@@ -85,8 +92,13 @@ struct AsyncFramePool: ~Copyable {
     mutating func pop() -> AsyncFrame? {
         if count == 0 {
             refill()
-            guard count > 0 else { return nil }
         }
+        return popKept()
+    }
+
+    /// A frame this pool keeps, never one from the depot.
+    mutating func popKept() -> AsyncFrame? {
+        guard count > 0 else { return nil }
         count -= 1
         return (frames + count).move()
     }

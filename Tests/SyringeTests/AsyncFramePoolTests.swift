@@ -9,11 +9,17 @@ import Testing
 /// synchronously, on one thread, without suspending in between.
 @Suite("Async frames reused")
 struct AsyncFramePoolTests {
-    /// Empties this thread's pool; returns how many frames it held.
-    @discardableResult
+    /// Empties this thread's pool and the process's depot, so that the
+    /// frames a test makes next come from nowhere else.
+    private static func reset() {
+        while AsyncFramePool.take() != nil {}
+    }
+
+    /// Empties this thread's pool; returns how many frames it held (not
+    /// counting the process's depot, which other tests change).
     private static func drain() -> Int {
         var count = 0
-        while AsyncFramePool.take() != nil {
+        while AsyncFramePool.takeKeptHere() != nil {
             count += 1
         }
         return count
@@ -21,7 +27,7 @@ struct AsyncFramePoolTests {
 
     @Test("a frame nothing else holds goes back to its thread's pool and is the next frame made there")
     func recycledAndReused() throws {
-        Self.drain()
+        Self.reset()
         let c = Container()
         let outer = c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
         let inner = c.register(type: Dog.self, in: .new) { _ in Dog() }
@@ -37,12 +43,12 @@ struct AsyncFramePoolTests {
         #expect(child.pathText == ["Tracked", "Dog"])
         // A cycle is still seen through a reused frame.
         #expect(throws: ResolutionError.self) { try AsyncFrame.enter(outer.definition, parent: child) }
-        Self.drain()
+        Self.reset()
     }
 
     @Test("a frame something else holds (a kept resolver, a child frame) is not pooled")
     func heldFrameNotPooled() throws {
-        Self.drain()
+        Self.reset()
         let c = Container()
         let outer = c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
         let inner = c.register(type: Dog.self, in: .new) { _ in Dog() }
@@ -61,7 +67,7 @@ struct AsyncFramePoolTests {
 
     @Test("a frame kept past its engine call holds what the call lent it: its registration, its parent and its container")
     func keptFrameHoldsWhatItWasLent() throws {
-        Self.drain()
+        Self.reset()
         weak var outerRegistration: AnyDefinition?
         weak var innerRegistration: AnyDefinition?
         weak var control: AnyDefinition?
@@ -101,7 +107,7 @@ struct AsyncFramePoolTests {
 
     @Test("a pooled frame keeps nothing alive: its registration and its resolve's graph are freed")
     func pooledFrameHoldsNothing() throws {
-        Self.drain()
+        Self.reset()
         let counter = Counter()
         weak var registration: AnyDefinition?
         do {
@@ -145,24 +151,30 @@ struct AsyncFramePoolTests {
         #expect(depot.count == 0)
     }
 
-    @Test("a thread's pool keeps what is recycled on it, up to its capacity, and hands the rest on")
+    @Test("a thread's pool keeps at most its capacity, handing a batch to the depot when it is full")
     func bounded() throws {
-        Self.drain()
+        Self.reset()
         let c = Container()
         let outer = c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
         for _ in 0..<(AsyncFramePool.capacity + 4) {
             AsyncFrame.recycle(try AsyncFrame.enter(outer.definition, parent: nil))
         }
         #expect(Self.drain() == 1, "each frame recycled right away is the next one made")
-        var made: [AsyncFrame] = []
+        // A pool and a depot of the test's own for the rest: the process's
+        // depot is shared with every test running at the same time.
+        let depot = AsyncFramePool.Depot()
+        var pool = AsyncFramePool(depot: depot)
         for _ in 0..<(AsyncFramePool.capacity + 4) {
-            made.append(try AsyncFrame.enter(outer.definition, parent: nil))
+            pool.push(try AsyncFrame.enter(outer.definition, parent: nil))
         }
-        while let frame = made.popLast() {
-            AsyncFrame.recycle(frame)
+        // Full at the first frame past its capacity, the pool handed a
+        // batch to the depot, then kept the rest.
+        #expect(depot.count == AsyncFramePool.batch)
+        var kept = 0
+        while pool.popKept() != nil {
+            kept += 1
         }
-        // The pool's frames, and what it handed to the depot (a batch).
-        #expect(Self.drain() >= AsyncFramePool.capacity)
+        #expect(kept == AsyncFramePool.capacity - AsyncFramePool.batch + 4)
     }
 
     @Test("async chains resolved over and over through reused frames build the right graph, and a cycle is still a cycle")
