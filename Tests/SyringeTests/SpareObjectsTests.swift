@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Testing
 @_spi(SyringeSwinject) @testable import Syringe
 
@@ -266,14 +265,15 @@ struct SpareObjectsTests {
         // than a thread keeps spares for), its freer frees them, so spares
         // pile up on one thread and run out on the other, and both pairs
         // use the process's depots at the same time.
-        // Threads of their own: waiting on a semaphore in Dispatch's pool
-        // can starve the pool on a machine with few cores.
-        let finished = DispatchSemaphore(value: 0)
+        // Threads of their own (this module's joinable `Thread`): waiting on
+        // a semaphore in Dispatch's pool can starve it on a machine with
+        // few cores.
+        var threads: [Thread] = []
         for pair in 0..<2 {
             let made = Locked<[(Container, Tracked)]>([])
             let madeBurst = DispatchSemaphore(value: 0)
             let freedBurst = DispatchSemaphore(value: 0)
-            Thread {
+            threads.append(Thread {
                 for round in 0..<rounds {
                     for index in 0..<burst {
                         let scope = app.makeScope()
@@ -287,9 +287,8 @@ struct SpareObjectsTests {
                     madeBurst.signal()
                     freedBurst.wait()
                 }
-                finished.signal()
-            }.start()
-            Thread {
+            })
+            threads.append(Thread {
                 for round in 0..<rounds {
                     madeBurst.wait()
                     var scopes = made.withLock { list in
@@ -305,11 +304,13 @@ struct SpareObjectsTests {
                     scopes.removeAll()
                     freedBurst.signal()
                 }
-                finished.signal()
-            }.start()
+            })
         }
-        for _ in 0..<4 {
-            finished.wait()
+        for thread in threads {
+            thread.start()
+        }
+        for thread in threads {
+            thread.join()
         }
         #expect(mismatches.withLock { $0 } == 0)
         #expect(counter.created == 2 * rounds * burst, "a scope shared an instance with another")
