@@ -75,6 +75,12 @@ struct SpareObjects: ~Copyable {
             objects.reserveCapacity(Self.capacity)
         }
 
+        deinit {
+            for object in objects {
+                object.release()
+            }
+        }
+
         /// A spare of `type` from the top `SpareObjects.overflowSearch`;
         /// the top one takes its place.
         func take(_ type: UInt) -> Unmanaged<AnyObject>? {

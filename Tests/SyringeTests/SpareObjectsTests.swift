@@ -251,7 +251,9 @@ struct SpareObjectsTests {
         _ = consume giver
         _ = consume taker
         // The depot's, but the one taken last; every other was freed.
-        #expect(counter.alive == SpareObjects.Depot.capacity - 1, "spares the depot let go, or a thread's freed, are still alive")
+        withExtendedLifetime(depot) {
+            #expect(counter.alive == SpareObjects.Depot.capacity - 1, "spares the depot let go, or a thread's freed, are still alive")
+        }
     }
 
     @Test("scopes made in bursts on some threads and freed on others, as a server's requests are, each get their own instances and leave none behind")
