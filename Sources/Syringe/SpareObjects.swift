@@ -58,47 +58,25 @@ struct SpareObjects: ~Copyable {
     /// have none, newest last: at most `Depot.capacity` objects, a few tens
     /// of KB, stay with an idle process.
     final class Depot: @unchecked Sendable {
-        // @unchecked: `types` and `objects` are guarded by `lock`; `count`
-        // mirrors their count, for a look without the lock. For the same
-        // reason exclusivity is not checked at run time (no two accesses
-        // can overlap; the checks cost a take more than its search).
+        // @unchecked: `spares` is guarded by `lock`; `count` mirrors its
+        // count, for a look without the lock. For the same reason
+        // exclusivity is not checked at run time (no two accesses can
+        // overlap; the checks cost a take more than its search).
         static let capacity = 256
         let lock = Lock()
         @exclusivity(unchecked)
-        var types: [UInt] = []
-        @exclusivity(unchecked)
-        var objects: [Unmanaged<AnyObject>] = []
+        var spares = SpareStack(capacity: capacity)
         let count = Atomic<Int>(0)
 
-        init() {
-            types.reserveCapacity(Self.capacity)
-            objects.reserveCapacity(Self.capacity)
-        }
-
-        deinit {
-            for object in objects {
-                object.release()
-            }
-        }
-
-        /// A spare of `type` from the top `SpareObjects.overflowSearch`;
-        /// the top one takes its place.
+        /// A spare of `type` from the top `SpareObjects.overflowSearch`.
         func take(_ type: UInt) -> Unmanaged<AnyObject>? {
             guard count.load(ordering: .relaxed) > 0 else {
                 return nil
             }
             return lock.withLock {
-                let top = types.count - 1
-                for index in stride(from: top, to: max(-1, top - SpareObjects.overflowSearch), by: -1) where types[index] == type {
-                    let found = objects[index]
-                    types[index] = types[top]
-                    objects[index] = objects[top]
-                    types.removeLast()
-                    objects.removeLast()
-                    count.store(types.count, ordering: .relaxed)
-                    return found
-                }
-                return nil
+                let found = spares.take(type, searching: SpareObjects.overflowSearch)
+                count.store(spares.count, ordering: .relaxed)
+                return found
             }
         }
     }
@@ -109,11 +87,11 @@ struct SpareObjects: ~Copyable {
     private let depot: Depot
 
     /// Each slot's class (its metadata address, 0 when empty) and the
-    /// retained spare of that class; the overflow's, `0..<overflowCount`
-    /// in use, the same way.
-    private let types = UnsafeMutablePointer<UInt>.allocate(capacity: capacity + overflowCapacity)
-    private let objects = UnsafeMutablePointer<Unmanaged<AnyObject>>.allocate(capacity: capacity + overflowCapacity)
-    private var overflowCount = 0
+    /// retained spare of that class.
+    private let types = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
+    private let objects = UnsafeMutablePointer<Unmanaged<AnyObject>>.allocate(capacity: capacity)
+    /// Spares pushed out of their slots.
+    private var overflow = SpareStack(capacity: overflowCapacity)
 
     init(depot: Depot = processDepot) {
         self.depot = depot
@@ -121,7 +99,7 @@ struct SpareObjects: ~Copyable {
     }
 
     deinit {
-        for index in 0..<Self.capacity + overflowCount where types[index] != 0 {
+        for index in 0..<Self.capacity where types[index] != 0 {
             objects[index].release()
         }
         types.deallocate()
@@ -217,39 +195,21 @@ struct SpareObjects: ~Copyable {
     /// top one takes its place), else from the depot.
     @inline(never)
     private mutating func takeElsewhere(_ type: UInt) -> AnyObject? {
-        let top = Self.capacity + overflowCount - 1
-        for index in stride(from: top, to: max(Self.capacity - 1, top - Self.overflowSearch), by: -1) where types[index] == type {
-            let found = objects[index]
-            types[index] = types[top]
-            objects[index] = objects[top]
-            overflowCount -= 1
-            return found.takeRetainedValue()
-        }
-        return depot.take(type)?.takeRetainedValue()
+        (overflow.take(type, searching: Self.overflowSearch) ?? depot.take(type))?.takeRetainedValue()
     }
 
     /// Hands the oldest `batch` of the overflow, which is full, to the
-    /// depot and moves the rest down. A full depot frees its oldest first.
+    /// depot. A full depot frees its oldest first.
     private mutating func spill() {
         var evicted: [Unmanaged<AnyObject>] = []
         depot.lock.withLock {
-            let excess = depot.types.count + Self.batch - Depot.capacity
+            let excess = depot.spares.count + Self.batch - Depot.capacity
             if excess > 0 {
-                evicted = Array(depot.objects[..<excess])
-                depot.types.removeFirst(excess)
-                depot.objects.removeFirst(excess)
+                evicted = depot.spares.removeOldest(excess)
             }
-            for index in Self.capacity..<Self.capacity + Self.batch {
-                depot.types.append(types[index])
-                depot.objects.append(objects[index])
-            }
-            depot.count.store(depot.types.count, ordering: .relaxed)
+            overflow.moveOldest(Self.batch, to: &depot.spares)
+            depot.count.store(depot.spares.count, ordering: .relaxed)
         }
-        for index in Self.capacity..<Self.capacity + overflowCount - Self.batch {
-            types[index] = types[index + Self.batch]
-            objects[index] = objects[index + Self.batch]
-        }
-        overflowCount -= Self.batch
         // After the lock, though a spare holds no instance and its deinit
         // runs no user code.
         for object in evicted {
@@ -275,11 +235,9 @@ struct SpareObjects: ~Copyable {
         let displaced = objects[index]
         types[index] = type
         objects[index] = object
-        if overflowCount == Self.overflowCapacity {
+        if overflow.isFull {
             spill()
         }
-        types[Self.capacity + overflowCount] = displacedType
-        objects[Self.capacity + overflowCount] = displaced
-        overflowCount += 1
+        overflow.push(displaced, type: displacedType)
     }
 }

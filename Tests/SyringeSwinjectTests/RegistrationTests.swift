@@ -71,8 +71,8 @@ struct RegistrationTests {
             let first = ServiceEntry(serviceType: Int.self, argumentsType: Any.self, factory: 0).index
             var highest = 0
             for round in 0..<50 {
-                weak var named = container.register(Node.self, name: "n") { _ in Node() }
-                weak var unnamed = container.register(Node.self) { _ in Node() }
+                weak let named = container.register(Node.self, name: "n") { _ in Node() }
+                weak let unnamed = container.register(Node.self) { _ in Node() }
                 highest = max(highest, unnamed?.index ?? 0, named?.index ?? 0)
                 _ = container.resolve(Node.self)
                 container.removeAll()
