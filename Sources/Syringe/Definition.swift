@@ -292,13 +292,13 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// the factory closure captured `T`'s metadata, an allocation per
     /// registration.
     @inlinable
-    init(key: DefinitionKey, instance: T) {
+    init(key: DefinitionKey, instance: consuming T) {
         // Runs only once `close()` has taken the instance (from a child
         // that is not closed itself): the resolve fails as closed.
         self.factory = { _, _ in throw InstanceClosed() }
         self.extras = nil
         super.init(kind: .shared, key: key, argumentTypes: [], isAsync: false, keepsInstance: true)
-        let box = InstanceBox.make(instance, order: CreationOrder.next())
+        let box = InstanceBox.make(consume instance, order: CreationOrder.next())
         // Relaxed: installing the definition publishes it, and the box with it.
         sharedBox.store(UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), ordering: .relaxed)
     }
@@ -379,30 +379,33 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// metadata, which picks the spare, is a runtime lookup in
     /// unspecialised code.
     @inlinable
-    static func holding(_ instance: T, key: DefinitionKey) -> Definition<T> {
+    static func holding(_ instance: consuming T, key: DefinitionKey) -> Definition<T> {
         if let spare = takeSpare(of: Definition<T>.self) {
             // The slot's class is `Definition<T>`.
             let definition = unsafeDowncast(spare, to: Definition<T>.self)
-            if definition.refill(with: instance, key: key) {
+            if definition.hasName(of: key) {
+                definition.refill(with: instance)
                 return definition
             }
+            // Given back, for the name it has.
             keepSpare(definition)
         }
         return Definition(key: key, instance: instance)
     }
 
-    /// Gives this spare `instance`, in a box, unless it was registered
-    /// under another name than `key`'s: then false (the caller gives it
-    /// back, for the name it has). Only the caller references it.
+    /// Whether this spare was registered under `key`'s name: its type and
+    /// signature are the class's and `instance:`'s.
     @usableFromInline
-    func refill(with instance: T, key: DefinitionKey) -> Bool {
-        // The type and the signature are the class's and `instance:`'s.
-        guard self.key.name == key.name else {
-            return false
-        }
+    func hasName(of key: DefinitionKey) -> Bool {
+        self.key.name == key.name
+    }
+
+    /// Gives this spare `instance`, moved into a box. Only the caller
+    /// references it.
+    @usableFromInline
+    func refill(with instance: consuming T) {
         // Relaxed: installing the definition publishes it, and the box with it.
         sharedBox.store(UnsafeRawPointer(Unmanaged.passRetained(Self.box(for: instance)).toOpaque()), ordering: .relaxed)
-        return true
     }
 
     override var serviceType: Any.Type { T.self }
@@ -456,14 +459,14 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 
     /// A box for a `.shared`, scope-local or given instance: a spare that a
     /// freed scope left on this thread (see `SpareObjects`), or a new one.
-    private static func box(for value: T) -> InstanceBox {
+    private static func box(for value: consuming T) -> InstanceBox {
         // Every box gets its place in the order: whether the instance
         // conforms to `Disposable` is asked only when its owner closes.
         if let spare = SpareObjects.takeBox(for: T.self) {
-            spare.refill(value, order: CreationOrder.next())
+            spare.refill(consume value, order: CreationOrder.next())
             return spare
         }
-        return InstanceBox.make(value, order: CreationOrder.next())
+        return InstanceBox.make(consume value, order: CreationOrder.next())
     }
 
     /// Publishes `made` (with a reference of its own), unless an instance

@@ -46,12 +46,12 @@ final class InstanceBox: ManagedBuffer<InstanceBoxHeader, UInt64> {
 
     /// A new box holding `value`.
     @inlinable
-    static func make<T>(_ value: T, order: UInt64 = 0) -> InstanceBox {
+    static func make<T>(_ value: consuming T, order: UInt64 = 0) -> InstanceBox {
         let words = (MemoryLayout<T>.size + Swift.max(MemoryLayout<T>.alignment, 8) - 1) / 8
         let buffer = create(minimumCapacity: words) { _ in InstanceBoxHeader(type: T.self, order: order) }
         // `create` makes an instance of the class it is called on.
         let box = unsafeDowncast(buffer, to: InstanceBox.self)
-        box.instance(as: T.self).initialize(to: value)
+        box.instance(as: T.self).initialize(to: consume value)
         return box
     }
 
@@ -100,8 +100,8 @@ final class InstanceBox: ManagedBuffer<InstanceBoxHeader, UInt64> {
 
     /// Fills a spare box of `value`'s type (see `SpareObjects`), which only
     /// the caller holds.
-    func refill<T>(_ value: T, order: UInt64) {
-        instance(as: T.self).initialize(to: value)
+    func refill<T>(_ value: consuming T, order: UInt64) {
+        instance(as: T.self).initialize(to: consume value)
         withUnsafeMutablePointerToHeader { $0.pointee.order = order }
     }
 
