@@ -252,8 +252,10 @@ extension Container {
             if definition.kind == .scopeLocal && holder === scope {
                 return try createShared(definition, holder: scope, arguments: arguments, context: context)
             }
-            let local = unsafeDowncast(scope.scopeLocal(of: definition, registeredHere: holder === scope), to: Definition<T>.self)
-            return try scope.produceNested(local, holder: scope, arguments: arguments, context: context)
+            // Inside this resolve's read-side section: see `scopeLocal`.
+            return try guaranteed(scope.scopeLocal(of: definition, registeredHere: holder === scope)) { (local) throws(ResolutionError) -> T in
+                try scope.produceNested(unsafeDowncast(local, to: Definition<T>.self), holder: scope, arguments: arguments, context: context)
+            }
         }
     }
 
@@ -265,28 +267,41 @@ extension Container {
     /// copy goes under a key of its own (`ScopeLocalCopy`), found on the slow
     /// path only, and looked for only when `registeredHere` says the
     /// registration is this scope's (one lookup less for the others).
-    func scopeLocal(of definition: AnyDefinition, registeredHere: Bool) -> AnyDefinition {
+    ///
+    /// Unretained: the scope's registry holds the copy, and a copy that a
+    /// registration made in the scope since replaced is retired, not
+    /// freed, while a read-side section could still be using it. So the
+    /// caller uses it inside one (a synchronous resolve) or retains it
+    /// inside one (`scopeLocalInSection`). Returned retained, each copy
+    /// cost a request's resolve a retain and a release more, and a new
+    /// copy another pair, its maker's reference and the registry's.
+    func scopeLocal(of definition: AnyDefinition, registeredHere: Bool) -> Unmanaged<AnyDefinition> {
         let key = definition.key
         let ownCopyKey = DefinitionKey(type: key.type, signature: ScopeLocalCopy.identity, name: key.name)
-        if registeredHere, let copy = lookup(ownCopyKey) {
+        if registeredHere, let copy = lookupUnretained(ownCopyKey) {
             return copy   // lock-free: the copy of a registration made here, installed earlier
         }
         return writerLock.withLock {
-            guard let existing = lookup(key) else {
-                let copy = definition.scopeLocalCopy(key: key)
-                insertLocked(copy)
-                return copy
+            guard let existing = lookupUnretained(key) else {
+                return installLocked(definition.scopeLocalCopy(key: key))
             }
-            guard existing === definition else {
+            guard existing.toOpaque() == Unmanaged.passUnretained(definition).toOpaque() else {
                 return existing
             }
-            if let copy = lookup(ownCopyKey) {
+            if let copy = lookupUnretained(ownCopyKey) {
                 return copy
             }
-            let copy = definition.scopeLocalCopy(key: ownCopyKey)
-            insertLocked(copy)
-            return copy
+            return installLocked(definition.scopeLocalCopy(key: ownCopyKey))
         }
+    }
+
+    /// Installs `copy`, a new scope-local copy, moving the caller's
+    /// reference into the registry, and returns it unretained. Call with
+    /// the writer lock held.
+    private func installLocked(_ copy: consuming AnyDefinition) -> Unmanaged<AnyDefinition> {
+        let unretained = Unmanaged.passUnretained(copy)
+        insertLocked(consume copy)
+        return unretained
     }
 
     /// Gives what this freed scope made back for later scopes: its copies
@@ -333,7 +348,7 @@ extension Container {
     func scopeLocalInSection(of definition: AnyDefinition, registeredHere: Bool) -> AnyDefinition {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
-        return scopeLocal(of: definition, registeredHere: registeredHere)
+        return scopeLocal(of: definition, registeredHere: registeredHere).takeUnretainedValue()
     }
 
     /// The error for a `.scoped` registration resolved where no scope is:

@@ -18,7 +18,12 @@ extension Container {
     }
 
     /// Call with the writer lock held.
-    func insertLocked(_ definition: AnyDefinition) {
+    /// Consuming: a definition made for the call moves into the registry
+    /// without a retain of its own. Always inlined: a request's scope
+    /// installs its values and copies through it, and out of line it took
+    /// the key's name string with a retain and a release more.
+    @inline(__always)
+    func insertLocked(_ definition: consuming AnyDefinition) {
         let raw = Unmanaged.passUnretained(definition).toOpaque()
         if let replaced = table.insert(definition.key, raw) {
             let old = Unmanaged<AnyDefinition>.fromOpaque(replaced).takeUnretainedValue()
@@ -26,7 +31,7 @@ extension Container {
             dropAliases(of: old)
             retire(old)
         } else {
-            registry.append(definition)
+            registry.append(consume definition)
         }
     }
 
@@ -39,9 +44,16 @@ extension Container {
     /// The definition this container's own table has for `key`. Inside a
     /// read-side section or under the writer lock.
     func lookup(_ key: DefinitionKey) -> AnyDefinition? {
+        lookupUnretained(key)?.takeUnretainedValue()
+    }
+
+    /// `lookup`, unretained: valid while the registry holds the definition,
+    /// or, once it is replaced or removed, until the caller's read-side
+    /// section ends.
+    func lookupUnretained(_ key: DefinitionKey) -> Unmanaged<AnyDefinition>? {
         let raw = key.name.map { table.lookup(type: key.type, signature: key.signature, named: $0) }
             ?? table.lookup(type: key.type, signature: key.signature)
-        return raw.map { Unmanaged<AnyDefinition>.fromOpaque($0).takeUnretainedValue() }
+        return raw.map { Unmanaged<AnyDefinition>.fromOpaque($0) }
     }
 
     /// Publishes an alias of `target` (see `Registration.implements`), in one

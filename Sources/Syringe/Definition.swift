@@ -318,7 +318,8 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         // `ScopeLocalPool`). Not for the key of a copy of a registration
         // made in the scope itself: those are never given back.
         if key.signature != ScopeLocalCopy.identity, let reused = extras?.pool.take() {
-            let copy = unsafeDowncast(reused, to: Definition<T>.self)
+            // Consumed, not copied: a copy was a retain and a release more.
+            let copy = unsafeDowncast(consume reused, to: Definition<T>.self)
             copy.takeHooks(of: self)
             return copy
         }
@@ -343,14 +344,16 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 
     override func recycle(_ owned: Unmanaged<AnyDefinition>) -> Bool {
         if kind == .scopeLocal {
-            guard key.signature != ScopeLocalCopy.identity, let extras else {
+            guard key.signature != ScopeLocalCopy.identity, extras != nil else {
                 return false
             }
             // The state a new copy starts in: no instance. Its claim is free
             // (no resolve is running), and its hooks are brought up to date
             // when it is taken.
             giveBoxToSpares()
-            return extras.pool.give(owned)
+            // Through the stored `let`, not a binding of it: a binding was
+            // a retain and a release more.
+            return extras.unsafelyUnwrapped.pool.give(owned)
         }
         // Only a registration of a given instance with nothing but its
         // instance: a spare is handed out in the state `init(key:instance:)`

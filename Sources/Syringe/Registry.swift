@@ -22,7 +22,7 @@ struct Registry {
 
     var live: [AnyDefinition] { ordered.compactMap { $0 } }
 
-    mutating func append(_ definition: AnyDefinition) {
+    mutating func append(_ definition: consuming AnyDefinition) {
         definition.order = ordered.count
         if ordered.capacity == 0 {
             // Room for a few from the start: the first append would make
@@ -31,8 +31,8 @@ struct Registry {
             // resolves, would pay an allocation again for the second.
             ordered.reserveCapacity(4)
         }
-        ordered.append(definition)
         if definition.takesArguments { withArguments += 1 }
+        ordered.append(consume definition)
     }
 
     mutating func replace(_ old: AnyDefinition, with new: AnyDefinition) {
