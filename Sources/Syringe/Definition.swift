@@ -384,8 +384,9 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     @inlinable
     static func holding(_ instance: consuming T, key: DefinitionKey) -> Definition<T> {
         if let spare = takeSpare(of: Definition<T>.self) {
-            // The slot's class is `Definition<T>`.
-            let definition = unsafeDowncast(spare, to: Definition<T>.self)
+            // The slot's class is `Definition<T>`. Consumed, not copied: a
+            // copy was a retain and a release more.
+            let definition = unsafeDowncast(consume spare, to: Definition<T>.self)
             if definition.hasName(of: key) {
                 definition.refill(with: instance)
                 return definition
