@@ -167,7 +167,8 @@ extension Container {
         }
         // One call of `createSharedAsync`, so that it is inlined here.
         var target: AnyDefinition = definition
-        var targetHolder = holder
+        // Unretained: `holder`, or the scope, an ancestor of `container`.
+        var targetHolder = Unmanaged.passUnretained(holder)
         if definition.kind != .shared {
             let (existing, local, scope) = try scopedTarget(of: definition, in: container, holder: holder, parent: parent)
             if let existing {
@@ -354,8 +355,8 @@ extension Container {
     /// (see `produceAsyncUnobserved`): three retains and releases less per
     /// creation than a frame and a resolver that held them.
     @inline(__always)
-    nonisolated(nonsending) static func createSharedAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
-        let resolver = Resolver(lentBy: try AsyncFrame.enter(definition, parent: parent, lending: .passUnretained(holder)))
+    nonisolated(nonsending) static func createSharedAsync<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
+        let resolver = Resolver(lentBy: try AsyncFrame.enter(definition, parent: parent, lending: holder))
         let box: InstanceBox
         do throws(ResolutionError) {
             box = try await existingOrMadeShared(definition, holder: holder, arguments: arguments, resolver: resolver)
@@ -372,7 +373,7 @@ extension Container {
     /// claim: what `AsyncClaims.existingOrCreated` does, with `makeShared`
     /// called directly rather than as its async closure.
     @inline(__always)
-    nonisolated(nonsending) private static func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> InstanceBox {
+    nonisolated(nonsending) private static func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> InstanceBox {
         let key = ObjectIdentifier(definition)
         if let found = try await AsyncClaims.existingOrClaimed(key, for: resolver.frame.unsafelyUnwrapped, existing: { definition.sharedBoxInSection() }) {
             return found
@@ -383,7 +384,7 @@ extension Container {
 
     /// Makes and publishes a `.shared` instance; call holding its claim.
     @inline(__always)
-    nonisolated(nonsending) private static func makeShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> InstanceBox {
+    nonisolated(nonsending) private static func makeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> InstanceBox {
         let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: resolver.frame)
         return try publishMadeShared(instance, of: definition, holder: holder, resolver: resolver, frame: resolver.frame.unsafelyUnwrapped)
     }
@@ -394,7 +395,7 @@ extension Container {
     /// type `T` it may hold, on every path, and this part held two more
     /// than the factory's result.
     @inline(never)
-    private static func publishMadeShared<T>(_ instance: T, of definition: Definition<T>, holder: Container, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) -> InstanceBox {
+    private static func publishMadeShared<T>(_ instance: T, of definition: Definition<T>, holder: Unmanaged<Container>, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) -> InstanceBox {
         Container.markCreationIfObserved()
         guard let made = definition.publishSharedBox(instance) else {
             // A synchronous creator published first.
@@ -406,7 +407,9 @@ extension Container {
             return InstanceBox.make(instance)
         }
         let box = UnsafeRawPointer(Unmanaged.passUnretained(made).toOpaque())
-        try holder.publishOrAbandon(instance, box: box, of: definition, path: frame.pathText)
+        try holder.withBorrowed { (holder) throws(ResolutionError) in
+            try holder.publishOrAbandon(instance, box: box, of: definition, path: frame.pathText)
+        }
         // With callbacks only: the resolution is made on first use, and the
         // undo closure is a context to allocate, both for nothing when the
         // hooks hold only disposers (a request's transaction).
@@ -510,18 +513,21 @@ extension Container {
     /// allocator, and a request's first resolve of each async `.scoped`
     /// registration paid for two more of them.
     static func scopedTarget(of definition: AnyDefinition, in container: Unmanaged<Container>, holder: Container,
-                             parent: AsyncFrame?) throws(ResolutionError) -> (existing: InstanceBox?, definition: AnyDefinition, scope: Container) {
-        guard let scope = container.withBorrowed({ $0.nearestScope })?.takeUnretainedValue() else {
+                             parent: AsyncFrame?) throws(ResolutionError) -> (existing: InstanceBox?, definition: AnyDefinition, scope: Unmanaged<Container>) {
+        // Unretained: an ancestor of `container`, which the caller holds.
+        guard let unretainedScope = container.withBorrowed({ $0.nearestScope }) else {
             throw container.withBorrowed { $0.noScope(for: definition, path: path(to: definition, below: parent), captor: parent?.innermostSingleton) }
         }
-        if scope.isClosed {
-            throw definition.error(.closed, path: path(to: definition, below: parent))
+        return try unretainedScope.withBorrowed { (scope) throws(ResolutionError) in
+            if scope.isClosed {
+                throw definition.error(.closed, path: path(to: definition, below: parent))
+            }
+            if definition.kind == .scopeLocal && holder === scope {
+                return (nil, definition, unretainedScope)
+            }
+            let local = scope.scopeLocalInSection(of: definition, registeredHere: holder === scope)
+            return (local.sharedBoxInSection(), local, unretainedScope)
         }
-        if definition.kind == .scopeLocal && holder === scope {
-            return (nil, definition, scope)
-        }
-        let local = scope.scopeLocalInSection(of: definition, registeredHere: holder === scope)
-        return (local.sharedBoxInSection(), local, scope)
     }
 
     /// The path of an error about `definition`, asked for by `parent`'s factory.
