@@ -11,6 +11,13 @@ struct SpareStackTests {
     /// Keys as the real ones are: metadata addresses, word-aligned.
     private static func key(_ index: Int) -> UInt { UInt(0x1000 * (index + 1)) }
 
+    /// Pushes a new `Tracked` spare of each of keys `0..<count`, oldest first.
+    private static func push(keys count: Int, onto stack: inout SpareStack, counter: Counter) {
+        for index in 0..<count {
+            stack.push(.passRetained(Tracked(counter)), type: key(index))
+        }
+    }
+
     /// The serial of a spare a take returned, which is released here; nil
     /// if the take found none.
     private static func serial(_ taken: Unmanaged<AnyObject>?) -> Int? {
@@ -22,9 +29,7 @@ struct SpareStackTests {
         let counter = Counter()
         var stack = SpareStack(capacity: 8)
         // Keys 0...5, oldest first, serials 1...6.
-        for index in 0..<6 {
-            stack.push(.passRetained(Tracked(counter)), type: Self.key(index))
-        }
+        Self.push(keys: 6, onto: &stack, counter: counter)
         let tooDeep = Self.serial(stack.take(Self.key(3), searching: 2))
         let absent = Self.serial(stack.take(Self.key(9), searching: 8))
         let found = Self.serial(stack.take(Self.key(3), searching: 3))
@@ -52,9 +57,7 @@ struct SpareStackTests {
         var depot = SpareStack(capacity: 8)
         depot.push(.passRetained(Tracked(counter)), type: Self.key(7))
         // Keys 0...5, serials 2...7.
-        for index in 0..<6 {
-            overflow.push(.passRetained(Tracked(counter)), type: Self.key(index))
-        }
+        Self.push(keys: 6, onto: &overflow, counter: counter)
         let wasFull = overflow.isFull
         overflow.moveOldest(4, to: &depot)
         let counts = (overflow.count, depot.count)
@@ -84,9 +87,7 @@ struct SpareStackTests {
     func removeOldest() {
         let counter = Counter()
         var stack = SpareStack(capacity: 4)
-        for index in 0..<4 {
-            stack.push(.passRetained(Tracked(counter)), type: Self.key(index))
-        }
+        Self.push(keys: 4, onto: &stack, counter: counter)
         let removed = stack.removeOldest(3)
         let left = stack.count
         let top = Self.serial(stack.take(Self.key(3), searching: 1))
