@@ -201,6 +201,10 @@ struct SpareObjects: ~Copyable {
     /// Hands the oldest `batch` of the overflow, which is full, to the
     /// depot. A full depot frees its oldest first.
     private mutating func spill() {
+        // A local reference: reached through `self` inside the closure, the
+        // depot's stack and `overflow` were overlapping accesses to `self`
+        // (an exclusivity error in a ThreadSanitizer build).
+        let depot = self.depot
         var evicted: [Unmanaged<AnyObject>] = []
         depot.lock.withLock {
             let excess = depot.spares.count + Self.batch - Depot.capacity
