@@ -408,7 +408,7 @@ extension Container {
         }
         let box = UnsafeRawPointer(Unmanaged.passUnretained(made).toOpaque())
         try holder.withBorrowed { (holder) throws(ResolutionError) in
-            try holder.publishOrAbandon(instance, box: box, of: definition, path: frame.pathText)
+            try holder.publishOrAbandon(box: box, of: definition, path: frame.pathText)
         }
         // With callbacks only: the resolution is made on first use, and the
         // undo closure is a context to allocate, both for nothing when the

@@ -88,14 +88,23 @@ extension Container {
     /// try await app.close()   // at shutdown: the database last, as it was made first
     /// ```
     nonisolated(nonsending) public func close() async throws(DisposalError) {
-        guard let pending = takeForClosing() else {
+        guard var pending = takeForClosing() else {
             return
         }
         var failures: [DisposalError.Failure] = []
-        for item in pending where !item.disposers.isEmpty {
-            failures.append(contentsOf: await item.dispose())
+        // By index, each entry's disposers taken out in place: iterating
+        // the list copied every entry (a retain and a release of each of
+        // its references) and left the disposers to be dropped afterwards.
+        for index in pending.indices {
+            let steps = pending[index].takeDisposers()
+            guard !steps.isEmpty else { continue }
+            var errors: [any Error] = []
+            await steps.run(collecting: &errors)
+            if !errors.isEmpty {
+                failures.append(contentsOf: pending[index].failures(errors))
+            }
         }
-        keepDisposedBoxes(of: consume pending)
+        keepDisposedBoxes(of: &pending)
         if !failures.isEmpty {
             throw DisposalError(failures: failures)
         }
@@ -108,7 +117,7 @@ extension Container {
     /// here), as `close()` disposes an instance that a resolve racing it
     /// created; what they throw then is not seen.
     func closeSynchronously() -> [DisposalError.Failure] {
-        guard let pending = takeForClosing() else {
+        guard var pending = takeForClosing() else {
             return []
         }
         guard pending.allSatisfy(\.isSynchronous) else {
@@ -124,10 +133,14 @@ extension Container {
             return []
         }
         var failures: [DisposalError.Failure] = []
-        for item in pending {
-            failures.append(contentsOf: item.disposeSynchronously())
+        for index in pending.indices {
+            var errors: [any Error] = []
+            pending[index].takeDisposers().runSynchronously(collecting: &errors)
+            if !errors.isEmpty {
+                failures.append(contentsOf: pending[index].failures(errors))
+            }
         }
-        keepDisposedBoxes(of: consume pending)
+        keepDisposedBoxes(of: &pending)
         return failures
     }
 
@@ -141,9 +154,10 @@ extension Container {
             // `tracked`'s buffer, taken over: no copy, and no array at all
             // for a scope that owns nothing to dispose (instances without
             // disposers go to `keptBoxes`, not to this list). At the first
-            // instance to dispose, room for every registration's is
-            // reserved: appending would grow the buffer at each power of
-            // two, an allocation each, and a request's scope has two or three.
+            // instance to dispose, the empty list a freed scope left (see
+            // `SpareTables`), or room for every registration's:
+            // appending would grow the buffer at each power of two, an
+            // allocation each, and a request's scope has two or three.
             var taken = tracked
             tracked = []
             // By address, unretained: iterating the array retained it and
@@ -158,6 +172,9 @@ extension Container {
                     $0.takeSharedInstanceForClosing(keeping: &keptBoxes)
                 }
                 if let item {
+                    if taken.capacity == 0, let spare = SpareTables.takeDisposalList() {
+                        taken = spare
+                    }
                     if taken.count == taken.capacity {
                         taken.reserveCapacity(taken.count + registry.ordered.count)
                     }
@@ -181,18 +198,14 @@ extension Container {
     /// keeps them until it is freed itself, when no such resolve can be
     /// running: a resolve holds the container it resolves from, which holds
     /// its ancestors, for as long as it runs. Only the boxes: the `.new` and
-    /// `.graph` instances a scope tracked go as soon as they are disposed,
-    /// with their disposers, dropped here from the list in place. The list
-    /// itself is what is kept, not a copy of its boxes: a scope's close
-    /// allocates nothing beyond it.
-    private func keepDisposedBoxes(of pending: consuming [PendingDisposal]) {
+    /// `.graph` instances a scope tracked went as soon as their disposers
+    /// ran (`takeDisposers`). The list itself is what is kept, not a copy
+    /// of its boxes: a scope's close allocates nothing beyond it.
+    private func keepDisposedBoxes(of pending: inout [PendingDisposal]) {
         guard !pending.isEmpty else { return }
-        for index in pending.indices where !pending[index].disposers.isEmpty {
-            pending[index] = pending[index].disposed
-        }
-        let kept = pending
-        // Assigned, not appended: a container closes once.
-        writerLock.withLock { closedEntries = kept }
+        // Swapped in, not assigned (a retain of the list and a release of
+        // the empty one) nor appended: a container closes once.
+        writerLock.withLock { swap(&closedEntries, &pending) }
     }
 
     /// Whether `close()` has been called.
@@ -323,6 +336,10 @@ extension Container {
             _ = consume entry
             SpareObjects.keep(box: &box)
         }
+        // The emptied list's storage, for a later scope's `close()`.
+        if entries.capacity > 0 {
+            SpareTables.keep(disposalList: &entries)
+        }
         keptBoxes.drain { SpareObjects.keep(box: &$0) }
         // Through the buffer: one uniqueness check of the list, not one
         // per registration taken out of it.
@@ -370,7 +387,7 @@ extension Container {
             let scope: Scope = definition.kind == .graph ? .graph : .new
             return definition.error(.disposerWithoutOwner(scope: scope), path: path())
         }
-        let pending = PendingDisposal(order: CreationOrder.next(), of: definition, instance: instance, retiring: nil)
+        let pending = PendingDisposal(order: CreationOrder.next(), of: definition, instance: instance)
         let tracked = scope.writerLock.withLock { () -> Bool in
             // Under the lock that `close()` takes to collect: either this
             // entry is collected, or the scope is seen closed here.
@@ -391,10 +408,10 @@ extension Container {
     /// check and `close()` always sees the other: each writes (the box; the
     /// closed flag) before it reads the other's, all sequentially consistent.
     /// Whoever takes the box disposes the instance, exactly once.
-    func publishOrAbandon<T>(_ instance: T, box: UnsafeRawPointer, of definition: Definition<T>, path: @autoclosure () -> [String]) throws(ResolutionError) {
+    func publishOrAbandon<T>(box: UnsafeRawPointer, of definition: Definition<T>, path: @autoclosure () -> [String]) throws(ResolutionError) {
         guard isClosed else { return }
         if let retracted = definition.retractShared(box) {
-            PendingDisposal(order: 0, of: definition, instance: instance, retiring: retracted).abandon()
+            PendingDisposal(order: 0, of: definition, boxed: retracted).abandon()
         }
         throw definition.error(.closed, path: path())
     }

@@ -540,7 +540,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
             kept.keep(consume box)
             return nil
         }
-        return PendingDisposal(order: box.order, of: self, instance: box.value(as: T.self), retiring: box)
+        return PendingDisposal(order: box.order, of: self, boxed: box)
     }
 
     /// The `.shared` box, typed: no cast back from `AnyObject` (a dynamic

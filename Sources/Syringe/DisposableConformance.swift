@@ -26,14 +26,29 @@ enum DisposableConformance {
     nonisolated(unsafe) private static let table = TypeSlots.allocate(empty: 0 as UInt)
 
     /// The instance's own disposer, bound to it; nil when it conforms to
-    /// neither protocol. `box`, if given, holds `instance`: its type is
-    /// read there (`mayConform(boxed:as:)`).
-    static func disposer<T>(for instance: T, boxedIn box: InstanceBox?) -> PendingDisposal.Step? {
-        let may = if let box { mayConform(boxed: box, as: T.self) } else { mayConform(instance) }
-        guard may else {
+    /// neither protocol.
+    static func disposer<T>(for instance: T) -> PendingDisposal.Step? {
+        guard mayConform(instance) else {
             return nil
         }
+        return conformingDisposer(for: instance)
+    }
+
+    /// `disposer(for:)` for the `T` in `box`, whose type is read there
+    /// (`mayConform(boxed:as:)`); copied out only when it may conform.
+    static func disposer<T>(boxedIn box: InstanceBox, as _: T.Type) -> PendingDisposal.Step? {
+        guard mayConform(boxed: box, as: T.self) else {
+            return nil
+        }
+        return conformingDisposer(for: box.value(as: T.self))
+    }
+
+    /// The disposer of an instance that may conform: the casts decide.
+    private static func conformingDisposer<T>(for instance: T) -> PendingDisposal.Step? {
         if let conforming = instance as? any AsyncDisposable {
+            // `nonisolated(unsafe)`: handed to `dispose()` as an
+            // `onDispose` closure is handed its instance (see `Disposer.binder`).
+            nonisolated(unsafe) let conforming = conforming
             return .async { try await conforming.dispose() }
         }
         if let conforming = instance as? any Disposable {

@@ -60,12 +60,21 @@ enum Disposer<T>: Sendable {
                 return .sync { try body(instance) }
             }
         case .async(let body):
-            let inPlace: @Sendable (UnsafeRawPointer) async throws -> Void = { try await body($0.load(as: T.self)) }
+            // The step runs on its caller's executor (see
+            // `PendingDisposal.Step.run()`) and hands the instance to
+            // `body`, which runs on its own: `nonisolated(unsafe)`, because
+            // nothing else uses the instance meanwhile (its owner's close
+            // took it, and runs its disposers one at a time; see
+            // `PendingDisposal`).
+            let inPlace: PendingDisposal.Step.AsyncInPlaceBody = { address in
+                nonisolated(unsafe) let instance = address.load(as: T.self)
+                try await body(instance)
+            }
             return { address, stays in
                 if stays {
                     return .asyncInPlace(inPlace, address)
                 }
-                let instance = address.load(as: T.self)
+                nonisolated(unsafe) let instance = address.load(as: T.self)
                 return .async { try await body(instance) }
             }
         }

@@ -23,8 +23,8 @@ struct PendingDisposal: @unchecked Sendable {
     /// The first of `disposers`, kept apart from the others: most instances
     /// have exactly one (a conformance or one `onDispose`), and an array
     /// for it was an allocation per instance disposed.
-    private let firstDisposer: Step?
-    private let moreDisposers: [Step]
+    private var firstDisposer: Step?
+    private var moreDisposers: [Step]
     /// The `.shared` box the instance was taken from, retired after disposal:
     /// a resolve that began before the close may still be reading it.
     let retiring: InstanceBox?
@@ -35,9 +35,14 @@ struct PendingDisposal: @unchecked Sendable {
     /// a synchronous `validate()`, which cannot await.
     enum Step {
         case sync(() throws -> Void)
-        case async(() async throws -> Void)
+        case async(AsyncBody)
         case syncInPlace(@Sendable (UnsafeRawPointer) throws -> Void, UnsafeRawPointer)
-        case asyncInPlace(@Sendable (UnsafeRawPointer) async throws -> Void, UnsafeRawPointer)
+        case asyncInPlace(AsyncInPlaceBody, UnsafeRawPointer)
+
+        /// Syringe's wrappers around what disposes: they run on the
+        /// caller's executor (see `run()`).
+        typealias AsyncBody = nonisolated(nonsending) () async throws -> Void
+        typealias AsyncInPlaceBody = nonisolated(nonsending) @Sendable (UnsafeRawPointer) async throws -> Void
 
         var isSynchronous: Bool {
             switch self {
@@ -55,7 +60,11 @@ struct PendingDisposal: @unchecked Sendable {
             }
         }
 
-        func run() async throws {
+        /// On the caller's executor: a step is Syringe's own wrapper, and
+        /// what it wraps (an `onDispose` closure, a `dispose()` method)
+        /// switches to where it runs itself. Running the wrapper elsewhere
+        /// first was an executor switch more per instance disposed.
+        nonisolated(nonsending) func run() async throws {
             switch self {
             case .sync(let body): try body()
             case .async(let body): try await body()
@@ -71,6 +80,38 @@ struct PendingDisposal: @unchecked Sendable {
         let rest: [Step]
 
         var isEmpty: Bool { first == nil }
+
+        /// Runs every step, each even if an earlier one threw; appends what
+        /// they threw to `errors`.
+        nonisolated(nonsending) func run(collecting errors: inout [any Error]) async {
+            guard let first else { return }
+            do {
+                try await first.run()
+            } catch {
+                errors.append(error)
+            }
+            // Only when there are more: iterating an empty array is still
+            // a retain, a release and an iterator.
+            guard !rest.isEmpty else { return }
+            for step in rest {
+                do {
+                    try await step.run()
+                } catch {
+                    errors.append(error)
+                }
+            }
+        }
+
+        /// `run(collecting:)` for steps that are all synchronous.
+        func runSynchronously(collecting errors: inout [any Error]) {
+            for step in self {
+                do {
+                    try step.runIfSynchronous()
+                } catch {
+                    errors.append(error)
+                }
+            }
+        }
 
         func makeIterator() -> Iterator {
             Iterator(first: first, rest: rest.makeIterator())
@@ -96,25 +137,54 @@ struct PendingDisposal: @unchecked Sendable {
     /// it does not stay). See `Hooks.disposers`.
     typealias Binder = @Sendable (UnsafeRawPointer, _ stays: Bool) -> Step
 
-    /// `retiring`, if any, is the box that holds `instance`: it keeps it
-    /// there, where in-place disposers find it, until the entry is dropped.
-    init<T>(order: UInt64, of definition: Definition<T>, instance: T, retiring: InstanceBox?) {
+    /// A `.shared` or scope-local instance, taken from its registration
+    /// with its box, which keeps it where its in-place disposers find it
+    /// until the entry is dropped.
+    ///
+    /// The box is consumed and the instance not copied: the conformance is
+    /// asked of the box, and the disposers are bound to the address. Given
+    /// the instance and the box, each entry cost a scope's close a retain
+    /// and a release of both.
+    init<T>(order: UInt64, of definition: Definition<T>, boxed box: consuming InstanceBox) {
         self.order = order
         self.definition = definition
-        var first = DisposableConformance.disposer(for: instance, boxedIn: retiring)
+        var first = DisposableConformance.disposer(boxedIn: box, as: T.self)
         var more: [Step] = []
-        if let hooks = definition.loadHooks(), hooks.hasDisposers {
-            if let retiring {
-                Self.bind(hooks.disposers, to: UnsafeRawPointer(retiring.instance(as: T.self)), stays: true, first: &first, more: &more)
-            } else {
-                withUnsafePointer(to: instance) { address in
-                    Self.bind(hooks.disposers, to: UnsafeRawPointer(address), stays: false, first: &first, more: &more)
-                }
-            }
+        Self.bindDisposers(of: definition, to: UnsafeRawPointer(box.instance(as: T.self)), stays: true, first: &first, more: &more)
+        self.firstDisposer = first
+        self.moreDisposers = more
+        self.retiring = consume box
+    }
+
+    /// A `.new` or `.graph` instance, which has no box: its disposers hold
+    /// copies of it.
+    init<T>(order: UInt64, of definition: Definition<T>, instance: T) {
+        self.order = order
+        self.definition = definition
+        var first = DisposableConformance.disposer(for: instance)
+        var more: [Step] = []
+        withUnsafePointer(to: instance) { address in
+            Self.bindDisposers(of: definition, to: UnsafeRawPointer(address), stays: false, first: &first, more: &more)
         }
         self.firstDisposer = first
         self.moreDisposers = more
-        self.retiring = retiring
+        self.retiring = nil
+    }
+
+    /// Binds `definition`'s `onDispose` closures, if it has any, to the
+    /// instance at `address`. Its hooks are used where they are, not
+    /// retained: the caller holds the registration, whose hooks are
+    /// replaced only under its container's writer lock (a `.shared`
+    /// registration's, which its `close()` holds meanwhile) or never (a
+    /// scope-local copy's, until it is given back).
+    private static func bindDisposers<T>(of definition: Definition<T>, to address: UnsafeRawPointer, stays: Bool, first: inout Step?, more: inout [Step]) {
+        guard let hooks = definition.hooks.load(ordering: .acquiring) else {
+            return
+        }
+        Unmanaged<Hooks<T>>.fromOpaque(hooks)._withUnsafeGuaranteedRef { hooks in
+            guard hooks.hasDisposers else { return }
+            bind(hooks.disposers, to: address, stays: stays, first: &first, more: &more)
+        }
     }
 
     /// Binds each of `binders` to the instance at `address`, in order, into
@@ -130,18 +200,17 @@ struct PendingDisposal: @unchecked Sendable {
         }
     }
 
-    /// This entry once its disposers have run: only the box to keep. The
-    /// disposers go, and with them the references they hold to the instance.
-    var disposed: PendingDisposal {
-        PendingDisposal(order: order, definition: definition, retiring: retiring)
-    }
-
-    private init(order: UInt64, definition: AnyDefinition, retiring: InstanceBox?) {
-        self.order = order
-        self.definition = definition
-        self.firstDisposer = nil
-        self.moreDisposers = []
-        self.retiring = retiring
+    /// Takes the disposers out of this entry, which keeps only its box: the
+    /// references the disposers hold to the instance go with them once
+    /// they have run. In place, so that neither the entry nor its steps
+    /// are copied (each copy retained the registration, the steps and the
+    /// box, and released them again).
+    mutating func takeDisposers() -> Steps {
+        var rest: [Step] = []
+        if !moreDisposers.isEmpty {
+            swap(&rest, &moreDisposers)
+        }
+        return Steps(first: firstDisposer.take(), rest: rest)
     }
 
     /// Whether every disposer is synchronous.
@@ -149,31 +218,18 @@ struct PendingDisposal: @unchecked Sendable {
         disposers.allSatisfy(\.isSynchronous)
     }
 
+    /// What `errors`, thrown by this entry's disposers, are reported as.
+    func failures(_ errors: [any Error]) -> [DisposalError.Failure] {
+        let service = definition.stepText
+        return errors.map { DisposalError.Failure(service: service, error: $0) }
+    }
+
     /// Runs every disposer, each even if an earlier one threw; returns what
     /// they threw.
     func dispose() async -> [DisposalError.Failure] {
-        var failures: [DisposalError.Failure] = []
-        for disposer in disposers {
-            do {
-                try await disposer.run()
-            } catch {
-                failures.append(DisposalError.Failure(service: definition.stepText, error: error))
-            }
-        }
-        return failures
-    }
-
-    /// `dispose()` for an instance whose disposers are all synchronous.
-    func disposeSynchronously() -> [DisposalError.Failure] {
-        var failures: [DisposalError.Failure] = []
-        for disposer in disposers {
-            do {
-                try disposer.runIfSynchronous()
-            } catch {
-                failures.append(DisposalError.Failure(service: definition.stepText, error: error))
-            }
-        }
-        return failures
+        var errors: [any Error] = []
+        await disposers.run(collecting: &errors)
+        return errors.isEmpty ? [] : failures(errors)
     }
 
     /// Disposes an instance that a resolve created while its owner was being

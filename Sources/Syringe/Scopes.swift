@@ -100,7 +100,7 @@ extension Container {
                 }
                 return instance
             }
-            try holder.publishOrAbandon(instance, box: box, of: definition, path: context.pathText)
+            try holder.publishOrAbandon(box: box, of: definition, path: context.pathText)
             // With callbacks only: the undo closure is a context to
             // allocate, for nothing when the hooks hold only disposers.
             if let hooks = definition.loadHooks(), hooks.hasCallbacks {

@@ -13,6 +13,9 @@ import CSyringeTable
 /// it makes keeps at most `capacity` and frees the rest, and what it keeps
 /// goes when the thread exits.
 ///
+/// The list a scope's `close()` takes the instances it disposes into is kept
+/// the same way, apart: most scopes dispose nothing and never have one.
+///
 /// Only a thread that has a context already keeps or takes one: freeing a
 /// container must not make a context for a thread that never resolved.
 struct SpareTables: ~Copyable {
@@ -30,6 +33,8 @@ struct SpareTables: ~Copyable {
     private let tables = UnsafeMutablePointer<ResolutionTable>.allocate(capacity: capacity)
     private let lists = UnsafeMutablePointer<[AnyDefinition?]>.allocate(capacity: capacity)
     private var count = 0
+    private let disposalLists = UnsafeMutablePointer<[PendingDisposal]>.allocate(capacity: capacity)
+    private var disposalListCount = 0
 
     init() {}
 
@@ -39,8 +44,10 @@ struct SpareTables: ~Copyable {
             table.destroy()
         }
         lists.deinitialize(count: count)
+        disposalLists.deinitialize(count: disposalListCount)
         tables.deallocate()
         lists.deallocate()
+        disposalLists.deallocate()
     }
 
     /// An empty table whose owner area holds an initialised, unlocked
@@ -70,6 +77,27 @@ struct SpareTables: ~Copyable {
             return false
         }
         return pool.pointee.push(table, ordered: &ordered)
+    }
+
+    /// An empty disposal list with room, if this thread keeps one.
+    static func takeDisposalList() -> [PendingDisposal]? {
+        guard let pool = current, pool.pointee.disposalListCount > 0 else {
+            return nil
+        }
+        pool.pointee.disposalListCount -= 1
+        return (pool.pointee.disposalLists + pool.pointee.disposalListCount).move()
+    }
+
+    /// Keeps the storage of `list`, which must be empty, for
+    /// `takeDisposalList()`, leaving `list` without any; leaves a list
+    /// larger than `listCapacity`, or one there is no room for.
+    static func keep(disposalList list: inout [PendingDisposal]) {
+        guard list.capacity <= listCapacity, let pool = current, pool.pointee.disposalListCount < capacity else {
+            return
+        }
+        (pool.pointee.disposalLists + pool.pointee.disposalListCount).initialize(to: [])
+        swap(&(pool.pointee.disposalLists + pool.pointee.disposalListCount).pointee, &list)
+        pool.pointee.disposalListCount += 1
     }
 
     private static var current: UnsafeMutablePointer<SpareTables>? {

@@ -188,7 +188,30 @@ struct DisposalTests {
         #expect(counter.alive == 2, "the scope keeps them for disposal")
         try await scope.close()
         #expect(log.all == ["tracked 2", "tracked 1"])
+        // Gone once disposed, though the scope is not: nothing but their
+        // disposers held them.
         #expect(afterReclamation { counter.alive == 0 })
+        withExtendedLifetime(scope) {}
+    }
+
+    @Test(".new instances with async disposers are disposed in order and freed once disposed, the scope still alive")
+    func transientsWithAsyncDisposers() async throws {
+        let log = DisposalLog()
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self, in: .new) { _ in Tracked(counter) }
+            .onDispose { tracked async in
+                await Task.yield()
+                log.record("first \(tracked.serial)")
+            }
+            .onDispose { tracked async in log.record("second \(tracked.serial)") }
+        let scope = app.makeScope()
+        _ = try scope.tryResolve(type: Tracked.self)
+        _ = try await scope.resolveAsync(type: Tracked.self)
+        try await scope.close()
+        #expect(log.all == ["first 2", "second 2", "first 1", "second 1"])
+        #expect(afterReclamation { counter.alive == 0 })
+        withExtendedLifetime(scope) {}
     }
 
     @Test(".new with a disposer resolved where no scope is, and .weak with a disposer, are errors: nothing would dispose them")

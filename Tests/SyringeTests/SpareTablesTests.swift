@@ -109,6 +109,47 @@ struct SpareTablesTests {
         }
     }
 
+    @Test("a freed scope's disposal list goes to the next scope's close, empty; a grown one does not")
+    func disposalListReused() throws {
+        let counter = Counter()
+        let disposed = Locked(0)
+        let app = Container()
+        for index in 0..<20 {
+            app.register(type: Tracked.self, name: "n\(index)", in: .scoped) { _ in Tracked(counter) }
+                .onDispose { _ in disposed.withLock { $0 += 1 } }
+        }
+        _ = try app.makeScope().tryResolve(type: Tracked.self, name: "n0")  // this thread has its resolution context
+        while SpareTables.takeDisposalList() != nil {}  // what earlier tests left on this thread
+
+        func closedEntriesStorage(disposing count: Int) throws -> (scope: Container, storage: UnsafeRawPointer?) {
+            let scope = app.makeScope()
+            for index in 0..<count {
+                _ = try scope.tryResolve(type: Tracked.self, name: "n\(index)")
+            }
+            #expect(scope.closeSynchronously().isEmpty)
+            let storage = scope.closedEntries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            return (scope, storage)
+        }
+
+        let firstStorage = try closedEntriesStorage(disposing: 2).storage   // the scope is freed here
+        #expect(counter.alive == 0, "the kept list held \(counter.alive) instances")
+        var kept = try #require(SpareTables.takeDisposalList(), "the freed scope's list was not kept")
+        #expect(kept.isEmpty && kept.capacity >= 2)
+        #expect(kept.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } == firstStorage)
+        SpareTables.keep(disposalList: &kept)
+        // While the thread keeps it, no allocation can have its address:
+        // the same address is the same list.
+        let (second, secondStorage) = try closedEntriesStorage(disposing: 2)
+        #expect(firstStorage != nil && secondStorage == firstStorage, "the second scope's close did not take the first's list")
+        #expect(second.closedEntries.count == 2)
+        #expect(disposed.withLock { $0 } == 4)
+
+        // A list that outgrew what is kept goes with its scope.
+        _ = try closedEntriesStorage(disposing: 20)   // the scope is freed here
+        #expect(SpareTables.takeDisposalList() == nil)
+        #expect(disposed.withLock { $0 } == 24)
+    }
+
     @Test("a thread's spares go with the thread")
     func freedAtThreadExit() throws {
         let app = Container()
