@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Who is creating which instance in an async resolve, so that an async
 /// `.shared`, `.scoped` or `.weak` instance (keyed by its definition), or a
 /// `.graph` instance within one graph (keyed by its `GraphSlot`), is created
@@ -6,8 +8,23 @@
 /// The counterpart of `InstanceCreation`, which blocks threads: a task that
 /// finds an instance being created here is parked as a continuation, never
 /// on a lock, so a thousand tasks waiting for one slow creation hold no
-/// thread. The lock below guards only this bookkeeping and is never held
-/// while a factory runs or across a suspension.
+/// thread. The lock below guards only the bookkeeping of waiting and is
+/// never held while a factory runs or across a suspension.
+///
+/// A definition's claim is a word of its own (`AsyncClaimWords`): the
+/// claiming frame's address, taken and released with one compare-and-swap
+/// each, without the lock, as `InstanceCreation` claims for threads. Every
+/// request creates its scope's async instances, and the process-wide lock
+/// and table they all went through before cost each creation about 400
+/// instructions, and made the creations of all requests on all cores wait
+/// for one another. A task that finds the claim held takes the lock, sets
+/// `contendedBit` in the word, and parks in the same critical section; the
+/// owner's lock-free release fails on the bit, and it then takes the lock
+/// to clear the word and resume the tasks that wait. No wake-up is lost: an
+/// owner whose lock-free release succeeded cleared the word before the bit
+/// could be set, which the waiter's compare-and-swap then sees. A graph
+/// slot's claim moves here only when a second task asks for it
+/// (`AsyncResolution.claim`), and is kept in the table below.
 ///
 /// When a creation ends (made, or failed: then nothing is kept) every task
 /// waiting for it is resumed and checks again: one finds the instance, or one
@@ -20,7 +37,34 @@
 /// chain "this creation's owner → what the owner (or a child task of its
 /// resolve) waits for → that creation's owner …", and reaching itself (its
 /// own task, or a frame it descends from) throws a cycle error instead.
+/// The chain is read under the lock, and is exact where it matters: a claim
+/// that a task waits for has its bit set (or is in the table), so it
+/// changes only under the lock, and its owner's frame, which a claim does
+/// not retain, stays allocated while it is read.
 enum AsyncClaims {
+    /// What a claim is taken on.
+    struct Key {
+        let id: ObjectIdentifier
+        /// The definition's claim word; nil for a graph slot (and for a
+        /// definition past `AsyncClaimWords`' reach), whose claim is kept
+        /// in the table.
+        let word: UnsafeMutablePointer<Atomic<UInt>>?
+
+        /// The claim on creating `definition`'s instance.
+        static func definition(_ definition: AnyDefinition) -> Key {
+            Key(id: ObjectIdentifier(definition), word: AsyncClaimWords.word(for: definition.index))
+        }
+
+        /// The claim on building an async graph's slot (`GraphSlot`).
+        static func slot(_ slot: AnyObject) -> Key {
+            Key(id: ObjectIdentifier(slot), word: nil)
+        }
+    }
+
+    /// Set in a definition's claim word while a task waits for it. Frame
+    /// addresses are aligned, so the bit is never theirs.
+    static let contendedBit: UInt = 1
+
     private struct Claim {
         /// The frame creating the instance.
         let owner: AsyncFrame
@@ -28,7 +72,7 @@ enum AsyncClaims {
     }
 
     private struct Waiter {
-        let key: ObjectIdentifier
+        let key: Key
         let frame: AsyncFrame
         let task: UnsafeRawPointer?
         let continuation: CheckedContinuation<Bool, any Error>
@@ -40,6 +84,7 @@ enum AsyncClaims {
         // overlap, and the checks cost each creation a few hundred
         // instructions).
         let lock = Lock()
+        /// The claims that have no word: graph slots'.
         @exclusivity(unchecked)
         var claims = ClaimTable<ObjectIdentifier, Claim>()
         @exclusivity(unchecked)
@@ -50,23 +95,23 @@ enum AsyncClaims {
 
     private static let state = State()
 
-    /// Takes the claim on `key` for `task` (`frame`'s) and returns true if
-    /// nobody holds it; false if another task does (then `wait` for it).
-    /// Throws a cycle error when waiting would never end. Synchronous: a
-    /// claim nobody holds, the usual case, costs no async call, and with it
-    /// no frame from the task's allocator.
-    static func tryAcquire(_ key: ObjectIdentifier, for frame: AsyncFrame, task: UnsafeRawPointer?) throws(ResolutionError) -> Bool {
-        let attempt: Bool? = state.lock.withLock {
-            if state.claims[key] == nil {
-                state.claims[key] = Claim(owner: frame, task: task)
+    /// Takes the claim on `key` for `frame`'s `task` and returns true if
+    /// nobody holds it; false if another task does (then `wait` for it,
+    /// which also checks for a cycle). Synchronous: a claim nobody holds,
+    /// the usual case, costs no async call, and with it no frame from the
+    /// task's allocator; a definition's, no lock either.
+    static func tryAcquire(_ key: Key, for frame: AsyncFrame, task: UnsafeRawPointer?) -> Bool {
+        guard let word = key.word else {
+            return state.lock.withLock {
+                guard state.claims[key.id] == nil else { return false }
+                state.claims[key.id] = Claim(owner: frame, task: task)
                 return true
             }
-            return closesCycle(waitingFor: key, frame: frame, task: task) ? nil : false
         }
-        guard let attempt else {
-            throw cycle(frame)
-        }
-        return attempt
+        // Before the claim is published (releasing): a task that finds the
+        // claim held reads it.
+        frame.claimTask = task
+        return word.pointee.compareExchange(expected: 0, desired: address(of: frame), ordering: .acquiringAndReleasing).exchanged
     }
 
     /// After `tryAcquire` found the claim on `key` held: takes it for `task`
@@ -74,7 +119,7 @@ enum AsyncClaims {
     /// released and returns false: the caller checks for the instance
     /// again, then tries again. Throws a cycle error when waiting would
     /// never end, and `.cancelled` when the task is cancelled while it waits.
-    nonisolated(nonsending) static func wait(for key: ObjectIdentifier, frame: AsyncFrame, task: UnsafeRawPointer?) async throws(ResolutionError) -> Bool {
+    nonisolated(nonsending) static func wait(for key: Key, frame: AsyncFrame, task: UnsafeRawPointer?) async throws(ResolutionError) -> Bool {
         let id = state.lock.withLock {
             state.nextWaiter += 1
             return state.nextWaiter
@@ -85,8 +130,7 @@ enum AsyncClaims {
                     // Checked again: the claim may have gone, or changed
                     // hands, since the attempt above.
                     state.lock.lock()
-                    if state.claims[key] == nil {
-                        state.claims[key] = Claim(owner: frame, task: task)
+                    if takeOrMarkContended(key, for: frame, task: task) {
                         state.lock.unlock()
                         continuation.resume(returning: true)
                     } else if closesCycle(waitingFor: key, frame: frame, task: task) {
@@ -118,7 +162,7 @@ enum AsyncClaims {
     /// see `Container.inFrame`.
     @inline(__always)
     nonisolated(nonsending) static func existingOrCreated<T>(
-        _ key: ObjectIdentifier, for frame: AsyncFrame,
+        _ key: Key, for frame: AsyncFrame,
         existing: () throws(ResolutionError) -> T?,
         create: nonisolated(nonsending) () async throws(ResolutionError) -> T
     ) async throws(ResolutionError) -> T {
@@ -139,7 +183,7 @@ enum AsyncClaims {
     /// claim (see `Container.createSharedAsync`).
     @inline(__always)
     nonisolated(nonsending) static func existingOrClaimed<Found>(
-        _ key: ObjectIdentifier, for frame: AsyncFrame,
+        _ key: Key, for frame: AsyncFrame,
         existing: () throws(ResolutionError) -> Found?
     ) async throws(ResolutionError) -> Found? {
         let task = currentTask()
@@ -147,7 +191,7 @@ enum AsyncClaims {
             if let found = try existing() {
                 return found
             }
-            if try tryAcquire(key, for: frame, task: task) {
+            if tryAcquire(key, for: frame, task: task) {
                 break
             }
             if try await wait(for: key, frame: frame, task: task) {
@@ -178,12 +222,25 @@ enum AsyncClaims {
     }
 
     /// Releases the claim on `key` and resumes every task waiting for it.
-    static func release(_ key: ObjectIdentifier) {
+    static func release(_ key: Key) {
+        if let word = key.word {
+            // Only the owner releases, so the word is the owner's, with the
+            // bit if someone waits; a waiter can set the bit between the
+            // load and the swap, which then fails.
+            let claim = word.pointee.load(ordering: .relaxed)
+            if claim & contendedBit == 0, word.pointee.compareExchange(expected: claim, desired: 0, ordering: .releasing).exchanged {
+                return
+            }
+        }
         let woken: [Waiter] = state.lock.withLock {
-            state.claims[key] = nil
+            if let word = key.word {
+                word.pointee.store(0, ordering: .releasing)
+            } else {
+                state.claims[key.id] = nil
+            }
             // Nearly always nobody waits: then nothing to filter, or hash.
             guard !state.waiters.isEmpty else { return [] }
-            let woken = state.waiters.filter { $0.value.key == key }
+            let woken = state.waiters.filter { $0.value.key.id == key.id }
             for id in woken.keys {
                 state.waiters[id] = nil
             }
@@ -194,13 +251,57 @@ enum AsyncClaims {
         }
     }
 
+    /// Takes the claim on `key` for `frame` if nobody holds it (true);
+    /// otherwise marks it contended, so that its owner releases it under
+    /// the lock and resumes whoever waits (false). Call with the lock.
+    private static func takeOrMarkContended(_ key: Key, for frame: AsyncFrame, task: UnsafeRawPointer?) -> Bool {
+        guard let word = key.word else {
+            guard state.claims[key.id] == nil else { return false }
+            state.claims[key.id] = Claim(owner: frame, task: task)
+            return true
+        }
+        var current = word.pointee.load(ordering: .acquiring)
+        while true {
+            if current == 0 {
+                frame.claimTask = task
+                let (taken, found) = word.pointee.compareExchange(expected: 0, desired: address(of: frame), ordering: .acquiringAndReleasing)
+                if taken {
+                    return true
+                }
+                current = found
+            } else if current & contendedBit != 0 {
+                return false
+            } else {
+                let (marked, found) = word.pointee.compareExchange(expected: current, desired: current | contendedBit, ordering: .acquiring)
+                if marked {
+                    return false
+                }
+                current = found
+            }
+        }
+    }
+
+    /// Who holds the claim on `key`, if anyone. Call with the lock, for a
+    /// claim that changes only under it (see the type's comment).
+    private static func claim(on key: Key) -> Claim? {
+        guard let word = key.word else {
+            return state.claims[key.id]
+        }
+        let owner = word.pointee.load(ordering: .acquiring) & ~contendedBit
+        guard let address = UnsafeRawPointer(bitPattern: owner) else {
+            return nil
+        }
+        let frame = Unmanaged<AsyncFrame>.fromOpaque(address).takeUnretainedValue()
+        return Claim(owner: frame, task: frame.claimTask)
+    }
+
     /// Whether waiting for `key` would wait, through the chain of owners and
     /// what they wait for, for `frame` itself. Call with the lock.
-    private static func closesCycle(waitingFor key: ObjectIdentifier, frame: AsyncFrame, task: UnsafeRawPointer?) -> Bool {
+    private static func closesCycle(waitingFor key: Key, frame: AsyncFrame, task: UnsafeRawPointer?) -> Bool {
         var keys = [key]
         var seen: Set<ObjectIdentifier> = []
         while let next = keys.popLast() {
-            guard seen.insert(next).inserted, let claim = state.claims[next] else {
+            guard seen.insert(next.id).inserted, let claim = claim(on: next) else {
                 continue
             }
             if (task != nil && claim.task == task) || frame.descends(from: claim.owner) {
@@ -214,6 +315,12 @@ enum AsyncClaims {
             }
         }
         return false
+    }
+
+    /// A frame's address, as a claim word holds it.
+    @inline(__always)
+    private static func address(of frame: AsyncFrame) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(frame).toOpaque())
     }
 
     private static func cycle(_ frame: AsyncFrame) -> ResolutionError {

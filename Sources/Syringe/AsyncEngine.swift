@@ -374,7 +374,7 @@ extension Container {
     /// called directly rather than as its async closure.
     @inline(__always)
     nonisolated(nonsending) private static func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> InstanceBox {
-        let key = ObjectIdentifier(definition)
+        let key = AsyncClaims.Key.definition(definition)
         if let found = try await AsyncClaims.existingOrClaimed(key, for: resolver.frame.unsafelyUnwrapped, existing: { definition.sharedBoxInSection() }) {
             return found
         }
@@ -456,7 +456,7 @@ extension Container {
                 }
                 return resolution.storeAndRelease(made, in: slot).unsafelyUnwrapped
             case .contended:
-                return try await AsyncClaims.existingOrCreated(ObjectIdentifier(slot), for: frame) { () throws(ResolutionError) in
+                return try await AsyncClaims.existingOrCreated(.slot(slot), for: frame) { () throws(ResolutionError) in
                     resolution.box(in: slot)
                 } create: { () throws(ResolutionError) -> AnyObject in
                     resolution.store(try await makeGraphBox(definition, in: container, arguments: arguments, frame: frame), in: slot)
@@ -478,7 +478,7 @@ extension Container {
             throw definition.error(.disposerWithoutOwner(scope: .weak), path: Self.path(to: definition, below: parent))
         }
         return try await Self.inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
-            try await AsyncClaims.existingOrCreated(ObjectIdentifier(definition), for: frame) { () throws(ResolutionError) in
+            try await AsyncClaims.existingOrCreated(.definition(definition), for: frame) { () throws(ResolutionError) in
                 try definition.liveWeakInstance()
             } create: { () throws(ResolutionError) -> T in
                 try await makeWeak(definition, holder: holder, arguments: arguments, frame: frame)

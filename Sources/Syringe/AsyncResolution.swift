@@ -92,6 +92,15 @@ final class AsyncFrame: @unchecked Sendable {
     private let lazyResolution = Atomic<UInt>(0)
     /// Set on the outermost frame when its resolve has returned (`end()`).
     private let ended = Atomic<Bool>(false)
+    /// The task that took a claim through this frame (`AsyncClaims`), for
+    /// the cycle check of a task that waits for it: written before the
+    /// claim is published, and read only by such a task, under
+    /// `AsyncClaims`' lock, while the claim is held.
+    var claimTask: UnsafeRawPointer? {
+        get { UnsafeRawPointer(bitPattern: claimTaskAddress.load(ordering: .relaxed)) }
+        set { claimTaskAddress.store(UInt(bitPattern: newValue), ordering: .relaxed) }
+    }
+    private let claimTaskAddress = Atomic<UInt>(0)
     /// Frames from the outermost to this one.
     var depth: Int { depthValue.load(ordering: .relaxed) }
     private let depthValue = Atomic<Int>(0)
@@ -602,7 +611,7 @@ final class AsyncResolution: @unchecked Sendable {
             return (made.map { storeLocked($0, in: slot) }, slot.contended)
         }
         if moved {
-            AsyncClaims.release(ObjectIdentifier(slot))
+            AsyncClaims.release(.slot(slot))
         }
         return kept
     }
