@@ -1,3 +1,4 @@
+import CSyringeTable
 import Synchronization
 
 /// An instance waiting for its owner's `close()`, with its disposers bound
@@ -173,11 +174,19 @@ struct PendingDisposal: @unchecked Sendable {
 
     /// Binds `definition`'s `onDispose` closures, if it has any, to the
     /// instance at `address`. Its hooks are used where they are, not
-    /// retained: the caller holds the registration, whose hooks are
-    /// replaced only under its container's writer lock (a `.shared`
-    /// registration's, which its `close()` holds meanwhile) or never (a
-    /// scope-local copy's, until it is given back).
+    /// retained (a retain and a release per instance disposed), inside a
+    /// read-side section: hooks that an `onDispose` added meanwhile
+    /// replaced are retired, not freed, until it ends. (Nested in the
+    /// resolve's own when an instance is abandoned; the async engine and a
+    /// close hold none.)
     private static func bindDisposers<T>(of definition: Definition<T>, to address: UnsafeRawPointer, stays: Bool, first: inout Step?, more: inout [Step]) {
+        // The raw pointer first: most registrations have no hooks, and
+        // reading it needs no section.
+        guard definition.hooks.load(ordering: .acquiring) != nil else {
+            return
+        }
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
         guard let hooks = definition.hooks.load(ordering: .acquiring) else {
             return
         }
