@@ -39,8 +39,8 @@ import Synchronization
 /// own task, or a frame it descends from) throws a cycle error instead.
 /// The chain is read under the lock, and is exact where it matters: a claim
 /// that a task waits for has its bit set (or is in the table), so it
-/// changes only under the lock, and its owner's frame, which a claim does
-/// not retain, stays allocated while it is read.
+/// changes only under the lock, and its owner's frame, which a definition's
+/// claim does not retain, stays allocated while it is read.
 enum AsyncClaims {
     /// What a claim is taken on.
     struct Key {

@@ -95,7 +95,9 @@ final class AsyncFrame: @unchecked Sendable {
     /// The task that took a claim through this frame (`AsyncClaims`), for
     /// the cycle check of a task that waits for it: written before the
     /// claim is published, and read only by such a task, under
-    /// `AsyncClaims`' lock, while the claim is held.
+    /// `AsyncClaims`' lock, while the claim is held. Written again by each
+    /// attempt, failed ones too: a frame claims one key, from one task, so
+    /// the value never changes while a claim is held.
     var claimTask: UnsafeRawPointer? {
         get { UnsafeRawPointer(bitPattern: claimTaskAddress.load(ordering: .relaxed)) }
         set { claimTaskAddress.store(UInt(bitPattern: newValue), ordering: .relaxed) }

@@ -22,10 +22,15 @@ struct SpareTables: ~Copyable {
     /// Enough for a burst of requests in flight on one thread, each with
     /// its scope: with 8, a service's request under 32 concurrent ones made
     /// a new table three times in four. An idle thread keeps at most 64
-    /// small tables and lists, about 40 KB.
+    /// small tables and lists, about 40 KB, and 64 disposal lists, at most
+    /// about 35 KB (a request's scope disposes one to three instances: a
+    /// few KB).
     static let capacity = 64
     /// The largest list kept: a scope's few per-request values and copies.
     static let listCapacity = 16
+    /// The largest disposal list kept: a scope's few instances to dispose,
+    /// 64 bytes an entry.
+    static let disposalListCapacity = 8
 
     // Two buffers, not one of pairs: a list moves straight into the
     // registry that takes it, where a pair's would be copied out, retained
@@ -90,9 +95,10 @@ struct SpareTables: ~Copyable {
 
     /// Keeps the storage of `list`, which must be empty, for
     /// `takeDisposalList()`, leaving `list` without any; leaves a list
-    /// larger than `listCapacity`, or one there is no room for.
+    /// larger than `disposalListCapacity`, or one there is no room for.
     static func keep(disposalList list: inout [PendingDisposal]) {
-        guard list.capacity <= listCapacity, let pool = current, pool.pointee.disposalListCount < capacity else {
+        assert(list.isEmpty, "Syringe: a kept disposal list must be empty")
+        guard list.capacity <= disposalListCapacity, let pool = current, pool.pointee.disposalListCount < capacity else {
             return
         }
         (pool.pointee.disposalLists + pool.pointee.disposalListCount).initialize(to: [])
