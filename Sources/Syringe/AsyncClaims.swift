@@ -102,16 +102,18 @@ enum AsyncClaims {
     /// task's allocator; a definition's, no lock either.
     static func tryAcquire(_ key: Key, for frame: AsyncFrame, task: UnsafeRawPointer?) -> Bool {
         guard let word = key.word else {
-            return state.lock.withLock {
-                guard state.claims[key.id] == nil else { return false }
-                state.claims[key.id] = Claim(owner: frame, task: task)
-                return true
-            }
+            return state.lock.withLock { takeOrMarkContended(key, for: frame, task: task) }
         }
+        return claimIfFree(word, for: frame, task: task).exchanged
+    }
+
+    /// Takes `word` for `frame` if it is 0; otherwise returns what it holds.
+    @inline(__always)
+    private static func claimIfFree(_ word: UnsafeMutablePointer<Atomic<UInt>>, for frame: AsyncFrame, task: UnsafeRawPointer?) -> (exchanged: Bool, original: UInt) {
         // Before the claim is published (releasing): a task that finds the
         // claim held reads it.
         frame.claimTask = task
-        return word.pointee.compareExchange(expected: 0, desired: address(of: frame), ordering: .acquiringAndReleasing).exchanged
+        return word.pointee.compareExchange(expected: 0, desired: address(of: frame), ordering: .acquiringAndReleasing)
     }
 
     /// After `tryAcquire` found the claim on `key` held: takes it for `task`
@@ -252,8 +254,10 @@ enum AsyncClaims {
     }
 
     /// Takes the claim on `key` for `frame` if nobody holds it (true);
-    /// otherwise marks it contended, so that its owner releases it under
-    /// the lock and resumes whoever waits (false). Call with the lock.
+    /// otherwise marks a definition's word contended, so that its owner
+    /// releases it under the lock and resumes whoever waits (false; a
+    /// slot's claim, in the table, changes only under the lock anyway).
+    /// Call with the lock.
     private static func takeOrMarkContended(_ key: Key, for frame: AsyncFrame, task: UnsafeRawPointer?) -> Bool {
         guard let word = key.word else {
             guard state.claims[key.id] == nil else { return false }
@@ -263,8 +267,7 @@ enum AsyncClaims {
         var current = word.pointee.load(ordering: .acquiring)
         while true {
             if current == 0 {
-                frame.claimTask = task
-                let (taken, found) = word.pointee.compareExchange(expected: 0, desired: address(of: frame), ordering: .acquiringAndReleasing)
+                let (taken, found) = claimIfFree(word, for: frame, task: task)
                 if taken {
                     return true
                 }
