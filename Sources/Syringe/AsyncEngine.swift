@@ -127,26 +127,7 @@ extension Container {
         }
         switch definition.kind {
         case .new where !container.withBorrowed({ $0.isClosedNow }):
-            // The new frame borrows the definition, `parent` and the
-            // container (which the caller holds) and moves into its
-            // factory's resolver; `recycle` takes it back for its pool, or
-            // makes it hold all three if the factory kept its resolver.
-            // Three retains and releases less per level than a frame and a
-            // resolver that held them all along.
-            let resolver = Resolver(lentBy: try AsyncFrame.enter(definition, parent: parent, lending: container))
-            let instance: T
-            do throws(ResolutionError) {
-                instance = resolver.frame.unsafelyUnwrapped.isNested
-                    ? try await constructAsync(definition, resolver: resolver, arguments: arguments)
-                    // The outermost frame: no parent, or the resolve `parent`
-                    // was part of has ended.
-                    : try await constructOutermostAsync(definition, arguments: arguments, resolver: resolver)
-            } catch {
-                AsyncFrame.recycle(consume resolver, lentBy: definition)
-                throw error
-            }
-            AsyncFrame.recycle(consume resolver, lentBy: definition)
-            return instance
+            return try await produceNewAsync(definition, in: container, arguments: arguments, parent: parent)
         case .shared, .scoped, .scopeLocal:
             return try await produceSharedAsync(definition, in: container, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value(as: T.self)
         case .graph where !container.withBorrowed({ $0.isClosedNow }):
@@ -155,6 +136,38 @@ extension Container {
         default:
             return try await container.takeUnretainedValue().produceAsyncSlowly(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
         }
+    }
+
+    /// An async `.new` registration's instance, which nothing observes, from
+    /// a container that was not closed: `produceAsyncUnobserved`'s fast
+    /// path, and the one a factory's `try await r.resolve()` inlines
+    /// (`resolveAsyncFromFactory`).
+    ///
+    /// The new frame borrows the definition, `parent` and the container
+    /// (which the caller holds) and moves into its factory's resolver;
+    /// `recycle` takes it back for its pool, or makes it hold all three if
+    /// the factory kept its resolver. Three retains and releases less per
+    /// level than a frame and a resolver that held them all along.
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending) static func produceNewAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        let resolver = Resolver(lentBy: try AsyncFrame.enter(definition, parent: parent, lending: container))
+        guard resolver.frame.unsafelyUnwrapped.isNested else {
+            // The outermost frame: no parent, or the resolve `parent` was
+            // part of has ended. Out of line, its recycling included: each
+            // call of an async function splits its caller there, and what
+            // follows the call is compiled once per call.
+            return try await constructOutermostAsync(definition, arguments: arguments, resolver: resolver)
+        }
+        let instance: T
+        do throws(ResolutionError) {
+            instance = try await constructAsync(definition, resolver: resolver, arguments: arguments)
+        } catch {
+            AsyncFrame.recycle(consume resolver, lentBy: definition)
+            throw error
+        }
+        AsyncFrame.recycle(consume resolver, lentBy: definition)
+        return instance
     }
 
     /// A `.shared` or `.scoped` async registration's instance, in its box.
@@ -182,7 +195,8 @@ extension Container {
     }
 
     /// `constructAsync` for the outermost frame of a resolve, which then
-    /// ends it, as `inFrame` does for the other scopes.
+    /// ends it, as `inFrame` does for the other scopes, and recycles the
+    /// frame (`resolver`'s).
     ///
     /// Specialised, rather than through the unspecialised
     /// `produceAsyncSlowly`, where every value of type `T` and every call
@@ -191,8 +205,16 @@ extension Container {
     /// longer be inlined itself, a frame more at every nested level.
     @inlinable
     @inline(never)
-    nonisolated(nonsending) static func constructOutermostAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> T {
-        try await constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
+    nonisolated(nonsending) static func constructOutermostAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, resolver: consuming Resolver) async throws(ResolutionError) -> T {
+        let instance: T
+        do throws(ResolutionError) {
+            instance = try await constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
+        } catch {
+            AsyncFrame.recycle(consume resolver, lentBy: definition)
+            throw error
+        }
+        AsyncFrame.recycle(consume resolver, lentBy: definition)
+        return instance
     }
 
     /// `constructAsync` in the outermost frame, then the end of its resolve:

@@ -78,7 +78,7 @@ extension Container {
         initializer: @escaping @Sendable (repeat each Dependency) async throws -> T
     ) -> Registration<T> {
         register(type: type, name: name, in: scope) { (resolver: Resolver) async throws -> T in
-            try await initializer(repeat try await resolver.resolve(type: (each Dependency).self))
+            try await initializer(repeat try await Container.resolveAsyncFromFactoryOutOfLine(resolver.containerReference, type: (each Dependency).self, parent: resolver.frame))
         }
         .declaring(parameters: repeat (each Dependency).self)
     }

@@ -116,28 +116,46 @@ extension Container {
         }
     }
 
-    /// `resolveAsync(type:name:parent:)` for an async factory's `Resolver`:
-    /// one call, out of line, that holds the whole fast path.
+    /// `resolveAsync(type:name:parent:)` for an async factory's `Resolver`,
+    /// inlined into the factory: an existing instance is returned, and an
+    /// async `.new` registration's factory is called, from the asking
+    /// factory's own frame (`produceNewAsync`); everything else is one call
+    /// out of line (`produceAsyncOutOfLine`).
     ///
-    /// Not the caller-inlined lookup of `resolveIfRegisteredAsync`: a factory
-    /// closure that begins with synchronous code (the lookup, inlined) must
-    /// first switch to the generic executor, one executor switch more per
-    /// level of an async object graph (A2), where a factory that begins with
-    /// a call to this `nonisolated(nonsending)` function does not.
+    /// A trade of one runtime cost for a larger one: a factory closure (a
+    /// plain `@Sendable` async closure) that begins with synchronous code,
+    /// the lookup inlined, first switches to the generic executor, about 75
+    /// instructions; the call this was, out of line, took a frame from the
+    /// task's allocator at every level of an async graph, about 120 with its
+    /// deallocation. A2 went from 6 141 to about 5 620 instructions. Each
+    /// `try await r.resolve()` in an async factory is about 2 KB of code.
     ///
     /// Static, `container` unretained: the resolver that asks holds it, or
     /// its frame's engine call does (see `Resolver.containerReference`).
     @inlinable
-    @inline(never)
+    @inline(__always)
     nonisolated(nonsending) static func resolveAsyncFromFactory<T>(_ container: Unmanaged<Container>, type: T.Type, name: String?, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         switch container.withBorrowed({ $0.startAsync(T.self, name: name, signature: NoArguments.identity) }) {
         case .instance(let instance)?:
             return instance
         case .definition(let definition, let holder)?:
-            return try await produceAsync(definition, in: container, holder: holder, arguments: Container.noArguments, parent: parent)
+            guard !syr_observed(), definition.isAsync, definition.kind == .new, !container.withBorrowed({ $0.isClosedNow }) else {
+                return try await produceAsyncOutOfLine(definition, in: container, holder: holder, arguments: Container.noArguments, parent: parent)
+            }
+            return try await produceNewAsync(definition, in: container, arguments: Container.noArguments, parent: parent)
         case nil:
             throw container.withBorrowed { $0.notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent) }
         }
+    }
+
+    /// `resolveAsyncFromFactory`, out of line: for the resolves of
+    /// `register(type:name:in:initializer:)`, one per element of a parameter
+    /// pack, which Swift 6.3.1 crashes on (signal 11, emitting IR) with the
+    /// resolve inlined.
+    @usableFromInline
+    @inline(never)
+    nonisolated(nonsending) static func resolveAsyncFromFactoryOutOfLine<T>(_ container: Unmanaged<Container>, type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        try await resolveAsyncFromFactory(container, type: type, name: nil, parent: parent)
     }
 
     nonisolated(nonsending) func resolveAllAsync<T>(type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> [T] {
