@@ -152,16 +152,13 @@ extension Container {
     @inline(__always)
     nonisolated(nonsending) static func produceNewAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         let resolver = Resolver(lentBy: try AsyncFrame.enter(definition, parent: parent, lending: container))
-        guard resolver.frame.unsafelyUnwrapped.isNested else {
-            // The outermost frame: no parent, or the resolve `parent` was
-            // part of has ended. Out of line, its recycling included: each
-            // call of an async function splits its caller there, and what
-            // follows the call is compiled once per call.
-            return try await constructOutermostAsync(definition, arguments: arguments, resolver: resolver)
-        }
         let instance: T
         do throws(ResolutionError) {
-            instance = try await constructAsync(definition, resolver: resolver, arguments: arguments)
+            instance = resolver.frame.unsafelyUnwrapped.isNested
+                ? try await constructAsync(definition, resolver: resolver, arguments: arguments)
+                // The outermost frame: no parent, or the resolve `parent`
+                // was part of has ended.
+                : try await constructOutermostAsync(definition, arguments: arguments, resolver: resolver)
         } catch {
             AsyncFrame.recycle(consume resolver, lentBy: definition)
             throw error
@@ -195,8 +192,7 @@ extension Container {
     }
 
     /// `constructAsync` for the outermost frame of a resolve, which then
-    /// ends it, as `inFrame` does for the other scopes, and recycles the
-    /// frame (`resolver`'s).
+    /// ends it, as `inFrame` does for the other scopes.
     ///
     /// Specialised, rather than through the unspecialised
     /// `produceAsyncSlowly`, where every value of type `T` and every call
@@ -205,16 +201,8 @@ extension Container {
     /// longer be inlined itself, a frame more at every nested level.
     @inlinable
     @inline(never)
-    nonisolated(nonsending) static func constructOutermostAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, resolver: consuming Resolver) async throws(ResolutionError) -> T {
-        let instance: T
-        do throws(ResolutionError) {
-            instance = try await constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
-        } catch {
-            AsyncFrame.recycle(consume resolver, lentBy: definition)
-            throw error
-        }
-        AsyncFrame.recycle(consume resolver, lentBy: definition)
-        return instance
+    nonisolated(nonsending) static func constructOutermostAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> T {
+        try await constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
     }
 
     /// `constructAsync` in the outermost frame, then the end of its resolve:
