@@ -122,13 +122,13 @@ extension Container {
     /// factory's own frame (`produceNewAsync`); everything else is one call
     /// out of line (`produceAsyncOutOfLine`).
     ///
-    /// A trade of one runtime cost for a larger one: a factory closure (a
-    /// plain `@Sendable` async closure) that begins with synchronous code,
-    /// the lookup inlined, first switches to the generic executor, about 75
+    /// A smaller runtime cost for a larger one: a factory closure (a plain
+    /// `@Sendable` async closure) that begins with synchronous code, the
+    /// lookup inlined, first switches to the generic executor, about 75
     /// instructions; the call this was, out of line, took a frame from the
     /// task's allocator at every level of an async graph, about 120 with its
     /// deallocation. A2 went from 6 141 to about 5 620 instructions. Each
-    /// `try await r.resolve()` in an async factory is about 2 KB of code.
+    /// `try await r.resolve()` in an async factory is about 2.4 KB of code.
     ///
     /// Static, `container` unretained: the resolver that asks holds it, or
     /// its frame's engine call does (see `Resolver.containerReference`).
@@ -149,10 +149,9 @@ extension Container {
     }
 
     /// `resolveAsyncFromFactory`, out of line: for the resolves of
-    /// `register(type:name:in:initializer:)`, one per element of a parameter
-    /// pack, which Swift 6.3.1 crashes on (signal 11, emitting IR) with the
-    /// resolve inlined.
-    @usableFromInline
+    /// `autoregister(type:name:in:initializer:)`, one per element of a
+    /// parameter pack, which Swift 6.3.1 crashes on (signal 11, emitting IR)
+    /// with the resolve inlined.
     @inline(never)
     nonisolated(nonsending) static func resolveAsyncFromFactoryOutOfLine<T>(_ container: Unmanaged<Container>, type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         try await resolveAsyncFromFactory(container, type: type, name: nil, parent: parent)
