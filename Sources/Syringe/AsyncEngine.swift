@@ -389,7 +389,23 @@ extension Container {
             return found
         }
         defer { AsyncClaims.release(key) }
+        if definition.isRetired, holder.withBorrowed({ $0.replacement(of: definition) }) != nil {
+            return try await resolveAnewBoxed(definition, holder: holder, parent: resolver.frame)
+        }
         return try await makeShared(definition, holder: holder, arguments: arguments, resolver: resolver)
+    }
+
+    /// The key of a `.shared` registration replaced after this resolve found
+    /// it (it holds the definition across suspensions, outside any read-side
+    /// section) and whose instance was taken since, resolved anew below
+    /// `parent`: the new registration's instance, never a second one of the
+    /// registration that is gone (see `Container.replacement(of:)`). In a box of
+    /// its own, and out of line: in the unspecialised caller a value of type
+    /// `T` held across a call took memory from the task's allocator on
+    /// every path.
+    @inline(never)
+    nonisolated(nonsending) private static func resolveAnewBoxed<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
+        InstanceBox.make(try await resolveAsyncFromFactoryOutOfLine(holder, type: T.self, name: definition.key.name, parent: parent))
     }
 
     /// Makes and publishes a `.shared` instance; call holding its claim.

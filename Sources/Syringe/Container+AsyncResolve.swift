@@ -151,10 +151,10 @@ extension Container {
     /// `resolveAsyncFromFactory`, out of line: for the resolves of
     /// `autoregister(type:name:in:initializer:)`, one per element of a
     /// parameter pack, which Swift 6.3.1 crashes on (signal 11, emitting IR)
-    /// with the resolve inlined.
+    /// with the resolve inlined, and for unspecialised code.
     @inline(never)
-    nonisolated(nonsending) static func resolveAsyncFromFactoryOutOfLine<T>(_ container: Unmanaged<Container>, type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        try await resolveAsyncFromFactory(container, type: type, name: nil, parent: parent)
+    nonisolated(nonsending) static func resolveAsyncFromFactoryOutOfLine<T>(_ container: Unmanaged<Container>, type: T.Type, name: String? = nil, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        try await resolveAsyncFromFactory(container, type: type, name: name, parent: parent)
     }
 
     nonisolated(nonsending) func resolveAllAsync<T>(type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> [T] {

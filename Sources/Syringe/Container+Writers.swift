@@ -22,14 +22,20 @@ extension Container {
     /// without a retain of its own. Always inlined: a request's scope
     /// installs its values and copies through it, and out of line it took
     /// the key's name string with a retain and a release more.
+    ///
+    /// `aliasTarget`: the registration `definition` forwards to, if it is an
+    /// alias; one that replaces its own target (a registration that
+    /// `implements` its own type and name) leaves it reachable through the
+    /// alias, so not retired for the resolves that found it (see
+    /// `Definition.isRetired`).
     @inline(__always)
-    func insertLocked(_ definition: consuming AnyDefinition) {
+    func insertLocked(_ definition: consuming AnyDefinition, aliasTarget: AnyDefinition? = nil) {
         let raw = Unmanaged.passUnretained(definition).toOpaque()
         if let replaced = table.insert(definition.key, raw) {
             let old = Unmanaged<AnyDefinition>.fromOpaque(replaced).takeUnretainedValue()
             registry.replace(old, with: definition)
             dropAliases(of: old)
-            retire(old)
+            retire(old, reachable: old === aliasTarget)
         } else {
             registry.append(consume definition)
         }
@@ -63,7 +69,7 @@ extension Container {
     func install(alias: AnyDefinition, of target: AnyDefinition) {
         writerLock.withLock {
             guard isLive(target) else { return }
-            insertLocked(alias)
+            insertLocked(alias, aliasTarget: target)
             // An alias replaced or removed on its own stays in the list until
             // here: drop those, so the list holds only what is live.
             var aliases = registry.aliases.removeValue(forKey: ObjectIdentifier(target)) ?? []
@@ -176,10 +182,22 @@ extension Container {
     /// Retires a definition that was replaced or removed, and its `.shared`
     /// instance apart from it: a `Registration` the caller kept holds the
     /// definition, and must not keep the instance alive too.
-    private func retire(_ definition: AnyDefinition) {
+    ///
+    /// The `.shared` instance is taken only once every resolve that may have
+    /// found the definition before it was unpublished has ended (its
+    /// read-side section, through the reclaimer, `ReleaseSharedInstance`):
+    /// taken at once, a resolve that had just found the definition saw no
+    /// instance and built a second one. `reachable`: still resolved through
+    /// an alias that replaced it (see `insertLocked`), so neither retired
+    /// for resolves nor emptied.
+    private func retire(_ definition: AnyDefinition, reachable: Bool = false) {
         forgetObservedEdges(from: definition)
-        if let box = definition.takeSharedInstance() {
-            Reclamation.retire(box)
+        if !reachable {
+            // Before the instance goes: a resolve holding the definition
+            // past its section that then finds no instance sees it (see
+            // `Definition.isRetired`).
+            definition.retiredFlag.store(true, ordering: .releasing)
+            Reclamation.retire(ReleaseSharedInstance(definition))
         }
         Reclamation.retire(definition)
     }
@@ -192,5 +210,22 @@ extension Container {
             // Not when the alias key was since taken by a newer registration.
             remove(alias.key)
         }
+    }
+}
+
+/// Takes a retired definition's `.shared` instance when the reclaimer frees
+/// it, after the read-side sections that could still read the instance
+/// through the definition have ended (see `Container.retire`). Holds the
+/// definition until then.
+final class ReleaseSharedInstance {
+    let definition: AnyDefinition
+
+    init(_ definition: AnyDefinition) {
+        self.definition = definition
+    }
+
+    deinit {
+        // Released here, outside every lock: its deinit may be user code.
+        _ = definition.takeSharedInstance()
     }
 }

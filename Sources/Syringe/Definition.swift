@@ -37,6 +37,14 @@ class AnyDefinition: @unchecked Sendable {
     /// (`Container.register(type:name:instance:)`): nothing could build it
     /// again, so `releaseSharedInstances()` keeps it. Fits beside `kind`.
     let keepsInstance: Bool
+    /// Set when the registration is replaced or removed (`Container.retire`),
+    /// before its `.shared` instance is taken, which happens only once the
+    /// resolves that could have found it have left their read-side
+    /// sections. A resolve that held the definition past its section (an
+    /// async one) and then finds no instance resolves the key's new
+    /// registration instead of building a second instance of this one.
+    /// Fits beside `kind` (the byte before `graphIndexOrClaim`).
+    let retiredFlag = Atomic<Bool>(false)
     /// For a `.graph` registration, its `graphIndex`, set once; for the
     /// others, who is creating its `.shared`, scope-local or `.weak`
     /// instance: 0, or the claiming thread's `ResolutionContext.claimHolder`
@@ -523,6 +531,13 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
             return nil
         }
         return Unmanaged<InstanceBox>.fromOpaque(box).takeRetainedValue()
+    }
+
+    /// Whether this registration was replaced or removed (see `retiredFlag`).
+    /// Read after finding no `.shared` instance: the flag is set before the
+    /// instance is taken, so a resolve that saw it taken sees the flag.
+    var isRetired: Bool {
+        retiredFlag.load(ordering: .acquiring)
     }
 
     override func takeSharedInstance() -> AnyObject? {

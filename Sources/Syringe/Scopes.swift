@@ -88,6 +88,11 @@ extension Container {
             if let instance = definition.sharedInstance() {
                 return instance  // another thread created it while we waited
             }
+            if definition.isRetired, let replacement = holder.replacement(of: definition) {
+                // The resolve then counts as made after the replacement: the
+                // new registration's instance, never a second one of this.
+                return try produce(replacement, as: T.self, arguments: arguments)
+            }
             let resolver = Resolver(container: holder)
             let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
             context.creations &+= 1
@@ -112,6 +117,18 @@ extension Container {
             }
             return instance
         }
+    }
+
+    /// The registration now under the key of `definition`, which was
+    /// replaced after this resolve found it and whose `.shared` instance
+    /// was taken since (a resolve that held the definition past its
+    /// read-side section: a synchronous registration inside an async
+    /// resolve). Nil if the key was removed: then the caller builds the
+    /// instance of the registration it found, as a resolve that found it
+    /// just before the removal would have.
+    func replacement(of definition: AnyDefinition) -> Located? {
+        let key = definition.key
+        return locate(type: key.type, signature: key.signature, name: key.name)
     }
 
     /// `.weak`: the live instance, or a new one. Like `.shared`, a new
