@@ -22,7 +22,9 @@ struct RetiredRegistrationTests {
             let first = c.resolve(type: Tracked.self)
             // A factory runs inside its resolve's read-side section, as the
             // resolve that found the registration does.
-            c.register(type: Pair<Tracked>.self, in: .new) { _ in
+            // Weak: the container holds this factory.
+            c.register(type: Pair<Tracked>.self, in: .new) { [weak c] _ in
+                let c = try #require(c)
                 let found = try current(c)
                 if removing {
                     c.remove(type: Tracked.self)
