@@ -214,9 +214,12 @@ extension Container {
 }
 
 /// Takes a retired definition's `.shared` instance when the reclaimer frees
-/// it, after the read-side sections that could still read the instance
-/// through the definition have ended (see `Container.retire`). Holds the
-/// definition until then.
+/// it, after the read-side sections that could have found the definition
+/// in a table have ended (see `Container.retire`), and hands the instance's
+/// box to the reclaimer in turn: a resolve that holds the definition past
+/// its section (an async one) may be reading the box in a section of its
+/// own. `Reclamation.poll` frees that box in the same call when nothing
+/// reads it. Holds the definition until then.
 final class ReleaseSharedInstance {
     let definition: AnyDefinition
 
@@ -225,7 +228,8 @@ final class ReleaseSharedInstance {
     }
 
     deinit {
-        // Released here, outside every lock: its deinit may be user code.
-        _ = definition.takeSharedInstance()
+        if let box = definition.takeSharedInstance() {
+            Reclamation.retire(box)
+        }
     }
 }

@@ -27,6 +27,11 @@ enum Reclamation {
     @_spi(SyringeSwinject) public
     static func poll() {
         syr_reclaim_poll()
+        // Twice: what the first pass frees may retire more (a replaced
+        // registration's instance, see `ReleaseSharedInstance`), which is
+        // freed now if no resolve is running, as the first was. Nothing
+        // pending (nearly every call), the second pass is one load.
+        syr_reclaim_poll()
     }
 }
 
