@@ -10,8 +10,9 @@ import Synchronization
 /// `AnyDefinition.graphIndexOrClaim`), for a word that only async
 /// `.shared`, `.scoped` and `.weak` creations use. The words are kept in
 /// chunks of `chunkSize`, each made the first time an async creation asks
-/// for the word of a registration whose index falls in it, and never freed, listed in a directory of
-/// `directorySize`: the word of an index is two loads away, with no lock.
+/// for the word of a registration whose index falls in it, and never freed,
+/// listed in a directory of `directorySize`: the word of an index is two
+/// loads away, with no lock.
 /// An index is reused once its registration is freed, and a claim is
 /// always released before then (the resolve that claims holds the
 /// registration), so a reused index finds its word 0.

@@ -389,7 +389,9 @@ extension Container {
             return found
         }
         defer { AsyncClaims.release(key) }
-        if definition.isRetired, holder.withBorrowed({ $0.replacement(of: definition) }) != nil {
+        // `isRegistered` looks up in a read-side section of its own: this
+        // async code holds none, and the tables may be growing meanwhile.
+        if definition.isRetired, holder.withBorrowed({ $0.isRegistered(type: T.self, name: definition.key.name) }) {
             return try await resolveAnewBoxed(definition, holder: holder, parent: resolver.frame)
         }
         return try await makeShared(definition, holder: holder, arguments: arguments, resolver: resolver)
