@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Where the server's time goes under wrk, per request, for each wiring: the
+# whole HTTP request, which request-cost.sh (the request's own work, no
+# HTTP) does not see, sampled by `perf record` on the running server.
+#
+#   ./profile.sh [--duration 8] [--rounds 3] [--connections 64] [--route read|write]
+#                [--wirings "hand syringe"] [--top 25]
+#
+# Builds TodoServer in release mode; for each round and each wiring
+# (interleaved, as in loadtest.sh) starts a server with a fresh database of
+# 100 todos, warms it up for two seconds, and samples it (cpu-clock, 2 kHz,
+# user and kernel) while wrk runs against the route. Prints, per wiring, the
+# CPU samples per 1 000 requests summed over the rounds, split into
+# Syringe's own functions, reference counting, the concurrency runtime,
+# malloc, the kernel and everything else, each also as a share of the
+# first wiring's total; then the functions whose samples per request grew
+# most against the first wiring. On a shared machine the totals swing
+# from run to run as requests/s do; the split between the groups moves
+# less, and more rounds narrow both. Needs perf (Debian: linux-perf), wrk
+# and curl.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+duration=8 rounds=3 connections=64 route=read wirings="hand syringe" top=25
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --duration) duration=$2; shift 2 ;;
+        --rounds) rounds=$2; shift 2 ;;
+        --connections) connections=$2; shift 2 ;;
+        --route) route=$2; shift 2 ;;
+        --wirings) wirings=$2; shift 2 ;;
+        --top) top=$2; shift 2 ;;
+        *) echo "usage: $0 [--duration s] [--rounds n] [--connections n] [--route read|write] [--wirings \"hand syringe\"] [--top n]" >&2; exit 2 ;;
+    esac
+done
+case "$route" in read|write) ;; *) echo "--route is read or write" >&2; exit 2 ;; esac
+for tool in perf wrk curl; do
+    command -v "$tool" >/dev/null || { echo "profile.sh needs $tool (Debian: apt-get install linux-perf wrk curl)" >&2; exit 1; }
+done
+
+echo "==> swift build -c release --product TodoServer" >&2
+swift build -c release --product TodoServer >&2
+server=$(swift build -c release --show-bin-path)/TodoServer
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/todo-profile.XXXXXX")
+server_pid=
+cleanup() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+cat > "$work/post.lua" <<'EOF'
+wrk.method = "POST"
+wrk.body = '{"title": "load"}'
+wrk.headers["Content-Type"] = "application/json"
+EOF
+
+profile_round() {  # profile_round <round> <wiring>: appends "<wiring> <requests>" to $work/requests
+    local round=$1 wiring=$2 log="$work/$2-$1.log"
+    : > "$log"
+    "$server" --wiring "$wiring" --port 0 --database "$work/$wiring-$round.sqlite" --log-level notice > "$log" 2>&1 &
+    server_pid=$!
+    local port=
+    for _ in $(seq 300); do
+        port=$(sed -n 's/^listening on \([0-9]*\)$/\1/p' "$log")
+        [ -n "$port" ] && break
+        kill -0 "$server_pid" 2>/dev/null || { cat "$log" >&2; echo "the $wiring server did not start" >&2; exit 1; }
+        sleep 0.1
+    done
+    [ -n "$port" ] || { echo "the $wiring server printed no port" >&2; exit 1; }
+    local url="http://127.0.0.1:$port"
+    for i in $(seq 100); do
+        curl -sf -o /dev/null -X POST "$url/todos" -H 'Content-Type: application/json' -d "{\"title\": \"todo $i\"}"
+    done
+    local wrk_args=(-t2 -c"$connections" "$url/todos/42")
+    [ "$route" = write ] && wrk_args=(-t2 -c"$connections" -s "$work/post.lua" "$url/todos")
+    wrk -d2s "${wrk_args[@]}" > /dev/null
+
+    perf record -q -e cpu-clock -F 2000 -p "$server_pid" -o "$work/$wiring-$round.data" -- sleep "$duration" > /dev/null 2>&1 &
+    local perf_pid=$!
+    local requests
+    requests=$(wrk -d"${duration}s" "${wrk_args[@]}" | awk '/ requests in / { print $1 }')
+    wait "$perf_pid"
+    printf '%s\t%s\n' "$wiring" "$requests" >> "$work/requests"
+
+    kill -TERM "$server_pid"
+    wait "$server_pid" || { cat "$log" >&2; echo "the $wiring server did not shut down cleanly" >&2; exit 1; }
+    server_pid=
+    # "<wiring>\t<samples>\t<dso>\t<symbol>" per sampled function
+    perf report -i "$work/$wiring-$round.data" --no-children --sort dso,sym -n --stdio -g none 2>/dev/null |
+        awk -v wiring="$wiring" -v OFS='\t' '!/^#/ && NF >= 5 { s = $5; for (i = 6; i <= NF; i++) s = s " " $i; print wiring, $2, $3, s }' >> "$work/samples"
+}
+
+: > "$work/requests"
+: > "$work/samples"
+for round in $(seq "$rounds"); do
+    for wiring in $wirings; do
+        echo "==> round $round/$rounds: $wiring (${duration}s of $route under perf)" >&2
+        profile_round "$round" "$wiring"
+    done
+done
+
+echo
+echo "TodoServer under wrk and perf: $route route, $connections connections, ${duration}s per run, $rounds rounds"
+echo "CPU samples (cpu-clock, 2 kHz: one per 0.5 ms) per 1000 requests; % of the ${wirings%% *} wiring's total"
+echo
+awk -F'\t' -v wirings="$wirings" -v top="$top" '
+    function group(dso, sym) {
+        if (sym ~ /^\$s7Syringe/ || sym ~ /^syr_/) return "Syringe"
+        if (sym ~ /^swift_(retain|release|bridgeObjectRetain|bridgeObjectRelease)/ || sym ~ /RefCounts/) return "reference counting"
+        if (dso ~ /libswift_Concurrency/) return "concurrency runtime"
+        if (dso ~ /kernel/) return "kernel"
+        if (dso ~ /libc\.so/ && sym ~ /(malloc|free|_int_)/) return "malloc, free"
+        return "everything else"
+    }
+    FILENAME ~ /requests$/ { requests[$1] += $2; next }
+    {
+        sym = $4; samples[$1, group($3, sym)] += $2; total[$1] += $2
+        fn[$1, $3 " " sym] += $2; names[$3 " " sym] = 1
+    }
+    END {
+        n = split(wirings, w, " "); base = w[1]
+        split("Syringe|reference counting|concurrency runtime|malloc, free|kernel|everything else", groups, "|")
+        printf "%-22s", "per 1000 requests"
+        for (i = 1; i <= n; i++) printf " %18s", w[i]
+        printf "\n"
+        for (g = 1; g <= 6; g++) {
+            printf "%-22s", groups[g]
+            for (i = 1; i <= n; i++) {
+                per = samples[w[i], groups[g]] * 1000 / requests[w[i]]
+                printf " %9.1f (%5.1f%%)", per, per * 100 / (total[base] * 1000 / requests[base])
+            }
+            printf "\n"
+        }
+        printf "%-22s", "total"
+        for (i = 1; i <= n; i++) {
+            per = total[w[i]] * 1000 / requests[w[i]]
+            printf " %9.1f (%5.1f%%)", per, per * 100 / (total[base] * 1000 / requests[base])
+        }
+        printf "\n%-22s", "requests sampled"
+        for (i = 1; i <= n; i++) printf " %18d", requests[w[i]]
+        printf "\n"
+        for (i = 2; i <= n; i++) {
+            printf "\nfunctions with the most more samples per request, %s against %s (%% of %s'"'"'s total):\n", w[i], base, base
+            m = 0
+            for (name in names) {
+                d = fn[w[i], name] / requests[w[i]] - fn[base, name] / requests[base]
+                if (d > 0) { m++; diff[m] = d; label[m] = name }
+            }
+            # the largest `top`, by selection
+            for (k = 1; k <= top && k <= m; k++) {
+                best = k
+                for (j = k + 1; j <= m; j++) if (diff[j] > diff[best]) best = j
+                t = diff[k]; diff[k] = diff[best]; diff[best] = t
+                t = label[k]; label[k] = label[best]; label[best] = t
+                printf "  %+6.2f%%  %s\n", diff[k] * 100 / (total[base] / requests[base]), substr(label[k], 1, 150)
+            }
+            delete diff; delete label
+        }
+    }' "$work/requests" "$work/samples"
