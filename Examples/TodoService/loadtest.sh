@@ -11,7 +11,10 @@
 # (POST /todos), and stops the server with SIGTERM (it must exit 0 after
 # closing its database). Prints each wiring's median over the rounds:
 # requests/s, p50 and p99 latency, and the server's CPU time per request, and
-# each against the hand-wired app (no container).
+# each against the hand-wired app (no container); then each wiring's
+# requests/s against the hand-wired app's run of the same round (median,
+# lowest and highest), from which the machine's drift between rounds
+# cancels out.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -113,9 +116,9 @@ run_round() {  # run_round <round> <wiring>
             result=$(wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s "$work/post.lua" "$url/todos" | parse_wrk)
         fi
         after=$(cpu_ticks "$server_pid")
-        # requests/s p50 p99 and the server's CPU µs per request
-        echo "$wiring $route $result $(( (after - before) * 1000000 / clock_ticks ))" |
-            awk '{ printf "%s %s %s %s %s %.1f\n", $1, $2, $3, $4, $5, $7 / $6 }' >> "$work/results"
+        # requests/s p50 p99, the server's CPU µs per request, and the round
+        echo "$wiring $route $result $(( (after - before) * 1000000 / clock_ticks )) $round" |
+            awk '{ printf "%s %s %s %s %s %.1f %s\n", $1, $2, $3, $4, $5, $7 / $6, $8 }' >> "$work/results"
     done
 
     kill -TERM "$server_pid"
@@ -147,7 +150,8 @@ awk -v wirings="$wirings" '
         for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
     }
-    { key = $1 " " $2; rps[key] = rps[key] " " $3; p50[key] = p50[key] " " $4; p99[key] = p99[key] " " $5; cpu[key] = cpu[key] " " $6 }
+    { key = $1 " " $2; rps[key] = rps[key] " " $3; p50[key] = p50[key] " " $4; p99[key] = p99[key] " " $5; cpu[key] = cpu[key] " " $6
+      round_rps[key, $7] = $3; rounds[$7] = 1 }
     END {
         printf "%-9s %-6s %12s %10s %10s %14s %16s %12s\n", "wiring", "route", "requests/s", "p50 ms", "p99 ms", "CPU µs/req", "req/s vs hand", "p99 vs hand"
         n = split(wirings, w, " ")
@@ -164,6 +168,24 @@ awk -v wirings="$wirings" '
             key = w[i] " " routes[r]; hand = "hand " routes[r]
             if (w[i] == "hand" || !(hand in cpu)) continue
             printf "container cost per request, %s route, %s: %+.1f µs of server CPU (%+.1f%% of the hand-wired app'"'"'s)\n", routes[r], w[i], median(cpu[key]) - median(cpu[hand]), (median(cpu[key]) / median(cpu[hand]) - 1) * 100
+        }
+        # Each round against the hand-wired app'"'"'s run of the same round:
+        # the machine'"'"'s drift between rounds cancels out of these.
+        header = 0
+        for (r = 1; r <= 2; r++) for (i = 1; i <= n; i++) {
+            key = w[i] " " routes[r]; hand = "hand " routes[r]
+            if (w[i] == "hand" || !(hand in rps)) continue
+            list = ""; low = ""; high = ""
+            for (round in rounds) {
+                if (!((key, round) in round_rps) || !((hand, round) in round_rps)) continue
+                change = (round_rps[key, round] / round_rps[hand, round] - 1) * 100
+                list = list " " change
+                if (low == "" || change < low) low = change
+                if (high == "" || change > high) high = change
+            }
+            if (list == "") continue
+            if (!header) { print ""; print "requests/s against the hand-wired app'"'"'s in the same round: median [lowest, highest]"; header = 1 }
+            printf "  %s route, %s: %+.1f%% [%+.1f%%, %+.1f%%]\n", routes[r], w[i], median(list), low, high
         }
     }' "$work/results"
 echo
