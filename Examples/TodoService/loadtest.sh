@@ -5,7 +5,8 @@
 #                 [--wirings "syringe hand swinject"]
 #
 # Builds TodoServer in release mode, then for each round and each wiring
-# (interleaved, so that the machine's drift falls on all of them alike)
+# (interleaved, in reverse order every other round, so that the machine's
+# drift falls on all of them alike)
 # starts a server on 127.0.0.1 on a free port with a fresh database of 100
 # todos, runs wrk against the read route (GET /todos/:id) and the write route
 # (POST /todos), and stops the server with SIGTERM (it must exit 0 after
@@ -14,7 +15,7 @@
 # each against the hand-wired app (no container); then each wiring's
 # requests/s against the hand-wired app's run of the same round (median,
 # lowest and highest), from which the machine's drift between rounds
-# cancels out.
+# largely cancels out (not its drift within a round).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -104,7 +105,7 @@ run_round() {  # run_round <round> <wiring>
     [ -n "$port" ] || { echo "the $wiring server printed no port" >&2; exit 1; }
     local url="http://127.0.0.1:$port"
     for i in $(seq 100); do
-        curl -sf -o /dev/null -X POST "$url/todos" -H 'Content-Type: application/json' -d "{\"title\": \"todo $i\"}"
+        curl -sSf -o /dev/null -X POST "$url/todos" -H 'Content-Type: application/json' -d "{\"title\": \"todo $i\"}"
     done
 
     local route before after result
@@ -134,7 +135,10 @@ run_round() {  # run_round <round> <wiring>
 
 : > "$work/results"
 for round in $(seq "$rounds"); do
-    for wiring in $wirings; do
+    # Every other round in reverse, so that no wiring always runs first.
+    order=$wirings
+    [ $((round % 2)) -eq 0 ] && order=$(echo "$wirings" | awk '{ for (i = NF; i >= 1; i--) printf "%s%s", $i, (i > 1 ? " " : "") }')
+    for wiring in $order; do
         echo "==> round $round/$rounds: $wiring (${duration}s read, ${duration}s write)" >&2
         run_round "$round" "$wiring"
     done
@@ -170,7 +174,7 @@ awk -v wirings="$wirings" '
             printf "container cost per request, %s route, %s: %+.1f µs of server CPU (%+.1f%% of the hand-wired app'"'"'s)\n", routes[r], w[i], median(cpu[key]) - median(cpu[hand]), (median(cpu[key]) / median(cpu[hand]) - 1) * 100
         }
         # Each round against the hand-wired app'"'"'s run of the same round:
-        # the machine'"'"'s drift between rounds cancels out of these.
+        # the machine'"'"'s drift between rounds largely cancels out of these.
         header = 0
         for (r = 1; r <= 2; r++) for (i = 1; i <= n; i++) {
             key = w[i] " " routes[r]; hand = "hand " routes[r]

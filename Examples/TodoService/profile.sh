@@ -7,17 +7,19 @@
 #                [--wirings "hand syringe"] [--top 25]
 #
 # Builds TodoServer in release mode; for each round and each wiring
-# (interleaved, as in loadtest.sh) starts a server with a fresh database of
-# 100 todos, warms it up for two seconds, and samples it (cpu-clock, 2 kHz,
-# user and kernel) while wrk runs against the route. Prints, per wiring, the
-# CPU samples per 1 000 requests summed over the rounds, split into
-# Syringe's own functions, reference counting, the concurrency runtime,
-# malloc, the kernel and everything else, each also as a share of the
-# first wiring's total; then the functions whose samples per request grew
-# most against the first wiring. On a shared machine the totals swing
-# from run to run as requests/s do; the split between the groups moves
-# less, and more rounds narrow both. Needs perf (Debian: linux-perf), wrk
-# and curl.
+# (interleaved as in loadtest.sh, in reverse order every other round)
+# starts a server with a fresh database of 100 todos, warms it up for two
+# seconds, and samples it (cpu-clock, 2 kHz; the kernel too where
+# kernel.perf_event_paranoid allows it, as root does) for exactly as long
+# as wrk runs against the route. Prints, per wiring, the CPU samples per
+# 1 000 requests summed over the rounds, split into Syringe's own functions
+# (those of its module; its @inlinable code inlined into the app's
+# functions counts as the app's), reference counting, the concurrency
+# runtime, allocation, the kernel and everything else, each also as a
+# share of the first wiring's total; then the functions whose samples per
+# request grew most against the first wiring. On a shared machine the
+# totals swing from run to run as requests/s do; more rounds narrow them.
+# Needs perf (Debian: linux-perf), wrk and curl.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -37,15 +39,23 @@ case "$route" in read|write) ;; *) echo "--route is read or write" >&2; exit 2 ;
 for tool in perf wrk curl; do
     command -v "$tool" >/dev/null || { echo "profile.sh needs $tool (Debian: apt-get install linux-perf wrk curl)" >&2; exit 1; }
 done
+wirings=$(echo $wirings)   # words, single-spaced
+perf record -q -e cpu-clock -o /dev/null -- true 2>/dev/null || {
+    echo "perf cannot sample here: run as root, or sysctl kernel.perf_event_paranoid=1 (perf record says:)" >&2
+    perf record -q -e cpu-clock -o /dev/null -- true >&2 || true
+    exit 1
+}
 
 echo "==> swift build -c release --product TodoServer" >&2
 swift build -c release --product TodoServer >&2
 server=$(swift build -c release --show-bin-path)/TodoServer
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/todo-profile.XXXXXX")
-server_pid=
+server_pid= perf_pid=
 cleanup() {
+    if [ -n "$perf_pid" ]; then kill "$perf_pid" 2>/dev/null || true; fi
     if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+    wait 2>/dev/null || true   # the server's last writes, before its files go
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -71,31 +81,47 @@ profile_round() {  # profile_round <round> <wiring>: appends "<wiring> <requests
     [ -n "$port" ] || { echo "the $wiring server printed no port" >&2; exit 1; }
     local url="http://127.0.0.1:$port"
     for i in $(seq 100); do
-        curl -sf -o /dev/null -X POST "$url/todos" -H 'Content-Type: application/json' -d "{\"title\": \"todo $i\"}"
+        curl -sSf -o /dev/null -X POST "$url/todos" -H 'Content-Type: application/json' -d "{\"title\": \"todo $i\"}"
     done
     local wrk_args=(-t2 -c"$connections" "$url/todos/42")
     [ "$route" = write ] && wrk_args=(-t2 -c"$connections" -s "$work/post.lua" "$url/todos")
     wrk -d2s "${wrk_args[@]}" > /dev/null
 
-    perf record -q -e cpu-clock -F 2000 -p "$server_pid" -o "$work/$wiring-$round.data" -- sleep "$duration" > /dev/null 2>&1 &
-    local perf_pid=$!
-    local requests
-    requests=$(wrk -d"${duration}s" "${wrk_args[@]}" | awk '/ requests in / { print $1 }')
-    wait "$perf_pid"
+    # Sampling from before wrk starts until it has stopped: started with
+    # no command of its own, perf samples the server until interrupted.
+    perf record -q -e cpu-clock -F 2000 -p "$server_pid" -o "$work/$wiring-$round.data" > /dev/null 2> "$work/perf.err" &
+    perf_pid=$!
+    sleep 0.5
+    kill -0 "$perf_pid" 2>/dev/null || { cat "$work/perf.err" >&2; echo "perf record did not start" >&2; exit 1; }
+    local summary requests
+    summary=$(wrk -d"${duration}s" "${wrk_args[@]}")
+    kill -INT "$perf_pid"
+    wait "$perf_pid" || true   # perf exits non-zero when interrupted
+    perf_pid=
+    if echo "$summary" | grep -q "Non-2xx or 3xx responses"; then
+        echo "$summary" >&2; echo "the $wiring server answered some requests with an error" >&2; exit 1
+    fi
+    requests=$(echo "$summary" | awk '/ requests in / { print $1 }')
+    [ -n "$requests" ] && [ "$requests" -gt 0 ] || { echo "$summary" >&2; echo "wrk made no requests against the $wiring server" >&2; exit 1; }
     printf '%s\t%s\n' "$wiring" "$requests" >> "$work/requests"
 
     kill -TERM "$server_pid"
     wait "$server_pid" || { cat "$log" >&2; echo "the $wiring server did not shut down cleanly" >&2; exit 1; }
     server_pid=
-    # "<wiring>\t<samples>\t<dso>\t<symbol>" per sampled function
-    perf report -i "$work/$wiring-$round.data" --no-children --sort dso,sym -n --stdio -g none 2>/dev/null |
-        awk -v wiring="$wiring" -v OFS='\t' '!/^#/ && NF >= 5 { s = $5; for (i = 6; i <= NF; i++) s = s " " $i; print wiring, $2, $3, s }' >> "$work/samples"
+    # "<wiring>\t<samples>\t<dso>\t<[.] or [k]>\t<symbol>" per sampled function
+    perf report -i "$work/$wiring-$round.data" --no-children --sort dso,sym -n --stdio -g none > "$work/report" 2> "$work/report.err" ||
+        { cat "$work/report.err" >&2; echo "perf report failed" >&2; exit 1; }
+    awk -v wiring="$wiring" -v OFS='\t' '!/^#/ && NF >= 5 { s = $5; for (i = 6; i <= NF; i++) s = s " " $i; print wiring, $2, $3, $4, s }' \
+        "$work/report" >> "$work/samples"
 }
 
 : > "$work/requests"
 : > "$work/samples"
 for round in $(seq "$rounds"); do
-    for wiring in $wirings; do
+    # Every other round in reverse, so that no wiring always runs first.
+    order=$wirings
+    [ $((round % 2)) -eq 0 ] && order=$(echo "$wirings" | awk '{ for (i = NF; i >= 1; i--) printf "%s%s", $i, (i > 1 ? " " : "") }')
+    for wiring in $order; do
         echo "==> round $round/$rounds: $wiring (${duration}s of $route under perf)" >&2
         profile_round "$round" "$wiring"
     done
@@ -106,22 +132,24 @@ echo "TodoServer under wrk and perf: $route route, $connections connections, ${d
 echo "CPU samples (cpu-clock, 2 kHz: one per 0.5 ms) per 1000 requests; % of the ${wirings%% *} wiring's total"
 echo
 awk -F'\t' -v wirings="$wirings" -v top="$top" '
-    function group(dso, sym) {
+    function group(dso, mark, sym) {
+        if (mark == "[k]") return "kernel"
         if (sym ~ /^\$s7Syringe/ || sym ~ /^syr_/) return "Syringe"
-        if (sym ~ /^swift_(retain|release|bridgeObjectRetain|bridgeObjectRelease)/ || sym ~ /RefCounts/) return "reference counting"
+        if (sym ~ /^_?swift_(retain|release|bridgeObjectRetain|bridgeObjectRelease|unknownObjectRetain|unknownObjectRelease|release_dealloc)/ || sym ~ /RefCounts/) return "reference counting"
         if (dso ~ /libswift_Concurrency/) return "concurrency runtime"
-        if (dso ~ /kernel/) return "kernel"
-        if (dso ~ /libc\.so/ && sym ~ /(malloc|free|_int_)/) return "malloc, free"
+        if (sym ~ /^swift_(allocObject|deallocObject|deallocClassInstance|slowAlloc|slowDealloc)$/ ||
+            (dso ~ /libc\.so/ && sym ~ /^(malloc|calloc|realloc|free|cfree|posix_memalign|aligned_alloc|_int_malloc|_int_free|_int_realloc|malloc_consolidate|__malloc_usable_size)/)) return "allocation"
         return "everything else"
     }
     FILENAME ~ /requests$/ { requests[$1] += $2; next }
     {
-        sym = $4; samples[$1, group($3, sym)] += $2; total[$1] += $2
+        sym = $5; samples[$1, group($3, $4, sym)] += $2; total[$1] += $2
         fn[$1, $3 " " sym] += $2; names[$3 " " sym] = 1
     }
     END {
         n = split(wirings, w, " "); base = w[1]
-        split("Syringe|reference counting|concurrency runtime|malloc, free|kernel|everything else", groups, "|")
+        split("Syringe|reference counting|concurrency runtime|allocation|kernel|everything else", groups, "|")
+        for (i = 1; i <= n; i++) if (requests[w[i]] <= 0 || total[w[i]] <= 0) { print "no samples for " w[i] > "/dev/stderr"; exit 1 }
         printf "%-22s", "per 1000 requests"
         for (i = 1; i <= n; i++) printf " %18s", w[i]
         printf "\n"
@@ -141,8 +169,9 @@ awk -F'\t' -v wirings="$wirings" -v top="$top" '
         printf "\n%-22s", "requests sampled"
         for (i = 1; i <= n; i++) printf " %18d", requests[w[i]]
         printf "\n"
+        if (n == 1) print "\n(one wiring: nothing to compare it with)"
         for (i = 2; i <= n; i++) {
-            printf "\nfunctions with the most more samples per request, %s against %s (%% of %s'"'"'s total):\n", w[i], base, base
+            printf "\nfunctions whose samples per request grew most, %s against %s (%% of %s'"'"'s total):\n", w[i], base, base
             m = 0
             for (name in names) {
                 d = fn[w[i], name] / requests[w[i]] - fn[base, name] / requests[base]
