@@ -43,23 +43,16 @@ if ! command -v wrk >/dev/null; then
 fi
 command -v curl >/dev/null || { echo "loadtest.sh needs curl" >&2; exit 1; }
 
-echo "==> swift build -c release --product TodoServer" >&2
-swift build -c release --product TodoServer >&2
-server=$(swift build -c release --show-bin-path)/TodoServer
+source ./server-runs.sh
+build_server
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/todo-load.XXXXXX")
-server_pid=
 cleanup() {
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+    stop_server_on_exit
     rm -rf "$work"
 }
 trap cleanup EXIT
-
-cat > "$work/post.lua" <<'EOF'
-wrk.method = "POST"
-wrk.body = '{"title": "load"}'
-wrk.headers["Content-Type"] = "application/json"
-EOF
+write_post_script
 
 clock_ticks=$(getconf CLK_TCK)
 cpu_ticks() {  # utime + stime of a process, in clock ticks
@@ -88,25 +81,9 @@ parse_wrk() {
 }
 
 run_round() {  # run_round <round> <wiring>
-    local round=$1 wiring=$2 db="$work/$2-$1.sqlite" log="$work/$2-$1.log"
-    # Made here, not by the background job's redirection, which can come
-    # after the first read below: sed then fails on a missing file, and
-    # `set -e` ends the script.
-    : > "$log"
-    "$server" --wiring "$wiring" --port 0 --database "$db" --log-level notice > "$log" 2>&1 &
-    server_pid=$!
-    local port=
-    for _ in $(seq 300); do
-        port=$(sed -n 's/^listening on \([0-9]*\)$/\1/p' "$log")
-        [ -n "$port" ] && break
-        kill -0 "$server_pid" 2>/dev/null || { cat "$log" >&2; echo "the $wiring server did not start" >&2; exit 1; }
-        sleep 0.1
-    done
-    [ -n "$port" ] || { echo "the $wiring server printed no port" >&2; exit 1; }
-    local url="http://127.0.0.1:$port"
-    for i in $(seq 100); do
-        curl -sSf -o /dev/null -X POST "$url/todos" -H 'Content-Type: application/json' -d "{\"title\": \"todo $i\"}"
-    done
+    local round=$1 wiring=$2
+    start_server "$wiring" "$wiring-$round"
+    local url=$server_url
 
     local route before after result
     for route in read write; do
@@ -122,23 +99,12 @@ run_round() {  # run_round <round> <wiring>
             awk '{ printf "%s %s %s %s %s %.1f %s\n", $1, $2, $3, $4, $5, $7 / $6, $8 }' >> "$work/results"
     done
 
-    kill -TERM "$server_pid"
-    local status=0
-    wait "$server_pid" || status=$?
-    server_pid=
-    if [ "$status" -ne 0 ] || ! grep -q "database closed" "$log"; then
-        cat "$log" >&2
-        echo "the $wiring server did not shut down cleanly (exit $status)" >&2
-        exit 1
-    fi
+    stop_server "$wiring" "$wiring-$round"
 }
 
 : > "$work/results"
 for round in $(seq "$rounds"); do
-    # Every other round in reverse, so that no wiring always runs first.
-    order=$wirings
-    [ $((round % 2)) -eq 0 ] && order=$(echo "$wirings" | awk '{ for (i = NF; i >= 1; i--) printf "%s%s", $i, (i > 1 ? " " : "") }')
-    for wiring in $order; do
+    for wiring in $(round_order "$round" "$wirings"); do
         echo "==> round $round/$rounds: $wiring (${duration}s read, ${duration}s write)" >&2
         run_round "$round" "$wiring"
     done

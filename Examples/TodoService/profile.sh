@@ -46,43 +46,23 @@ perf record -q -e cpu-clock -o /dev/null -- true 2>/dev/null || {
     exit 1
 }
 
-echo "==> swift build -c release --product TodoServer" >&2
-swift build -c release --product TodoServer >&2
-server=$(swift build -c release --show-bin-path)/TodoServer
+source ./server-runs.sh
+build_server
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/todo-profile.XXXXXX")
-server_pid= perf_pid=
+perf_pid=
 cleanup() {
     if [ -n "$perf_pid" ]; then kill "$perf_pid" 2>/dev/null || true; fi
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-    wait 2>/dev/null || true   # the server's last writes, before its files go
+    stop_server_on_exit
     rm -rf "$work"
 }
 trap cleanup EXIT
-
-cat > "$work/post.lua" <<'EOF'
-wrk.method = "POST"
-wrk.body = '{"title": "load"}'
-wrk.headers["Content-Type"] = "application/json"
-EOF
+write_post_script
 
 profile_round() {  # profile_round <round> <wiring>: appends "<wiring> <requests>" to $work/requests
-    local round=$1 wiring=$2 log="$work/$2-$1.log"
-    : > "$log"
-    "$server" --wiring "$wiring" --port 0 --database "$work/$wiring-$round.sqlite" --log-level notice > "$log" 2>&1 &
-    server_pid=$!
-    local port=
-    for _ in $(seq 300); do
-        port=$(sed -n 's/^listening on \([0-9]*\)$/\1/p' "$log")
-        [ -n "$port" ] && break
-        kill -0 "$server_pid" 2>/dev/null || { cat "$log" >&2; echo "the $wiring server did not start" >&2; exit 1; }
-        sleep 0.1
-    done
-    [ -n "$port" ] || { echo "the $wiring server printed no port" >&2; exit 1; }
-    local url="http://127.0.0.1:$port"
-    for i in $(seq 100); do
-        curl -sSf -o /dev/null -X POST "$url/todos" -H 'Content-Type: application/json' -d "{\"title\": \"todo $i\"}"
-    done
+    local round=$1 wiring=$2
+    start_server "$wiring" "$wiring-$round"
+    local url=$server_url
     local wrk_args=(-t2 -c"$connections" "$url/todos/42")
     [ "$route" = write ] && wrk_args=(-t2 -c"$connections" -s "$work/post.lua" "$url/todos")
     wrk -d2s "${wrk_args[@]}" > /dev/null
@@ -105,9 +85,7 @@ profile_round() {  # profile_round <round> <wiring>: appends "<wiring> <requests
     [ -n "$requests" ] && [ "$requests" -gt 0 ] || { echo "$summary" >&2; echo "wrk made no requests against the $wiring server" >&2; exit 1; }
     printf '%s\t%s\n' "$wiring" "$requests" >> "$work/requests"
 
-    kill -TERM "$server_pid"
-    wait "$server_pid" || { cat "$log" >&2; echo "the $wiring server did not shut down cleanly" >&2; exit 1; }
-    server_pid=
+    stop_server "$wiring" "$wiring-$round"
     # "<wiring>\t<samples>\t<dso>\t<[.] or [k]>\t<symbol>" per sampled function
     perf report -i "$work/$wiring-$round.data" --no-children --sort dso,sym -n --stdio -g none > "$work/report" 2> "$work/report.err" ||
         { cat "$work/report.err" >&2; echo "perf report failed" >&2; exit 1; }
@@ -118,10 +96,7 @@ profile_round() {  # profile_round <round> <wiring>: appends "<wiring> <requests
 : > "$work/requests"
 : > "$work/samples"
 for round in $(seq "$rounds"); do
-    # Every other round in reverse, so that no wiring always runs first.
-    order=$wirings
-    [ $((round % 2)) -eq 0 ] && order=$(echo "$wirings" | awk '{ for (i = NF; i >= 1; i--) printf "%s%s", $i, (i > 1 ? " " : "") }')
-    for wiring in $order; do
+    for wiring in $(round_order "$round" "$wirings"); do
         echo "==> round $round/$rounds: $wiring (${duration}s of $route under perf)" >&2
         profile_round "$round" "$wiring"
     done

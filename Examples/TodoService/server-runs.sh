@@ -1,0 +1,79 @@
+# What loadtest.sh and profile.sh share: the server built, started with a
+# fresh database of 100 todos, stopped, and the wirings' order per round.
+# Sourced, not run; the sourcing script has `set -euo pipefail` and sets
+# `work` (its temporary directory) before calling these.
+
+server_pid=
+server_url=
+
+# Builds TodoServer in release mode; sets `server` to its path.
+build_server() {
+    echo "==> swift build -c release --product TodoServer" >&2
+    swift build -c release --product TodoServer >&2
+    server=$(swift build -c release --show-bin-path)/TodoServer
+}
+
+# Writes $work/post.lua, wrk's script for the write route.
+write_post_script() {
+    cat > "$work/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.body = '{"title": "load"}'
+wrk.headers["Content-Type"] = "application/json"
+LUA
+}
+
+# start_server <wiring> <name>: starts the server on a free port with the
+# database $work/<name>.sqlite and the log $work/<name>.log, waits for it
+# to listen, and adds 100 todos; sets `server_pid` and `server_url`.
+start_server() {
+    local wiring=$1 log="$work/$2.log"
+    # Made here, not by the background job's redirection, which can come
+    # after the first read below: sed then fails on a missing file, and
+    # `set -e` ends the script.
+    : > "$log"
+    "$server" --wiring "$wiring" --port 0 --database "$work/$2.sqlite" --log-level notice > "$log" 2>&1 &
+    server_pid=$!
+    local port=
+    for _ in $(seq 300); do
+        port=$(sed -n 's/^listening on \([0-9]*\)$/\1/p' "$log")
+        [ -n "$port" ] && break
+        kill -0 "$server_pid" 2>/dev/null || { cat "$log" >&2; echo "the $wiring server did not start" >&2; exit 1; }
+        sleep 0.1
+    done
+    [ -n "$port" ] || { echo "the $wiring server printed no port" >&2; exit 1; }
+    server_url="http://127.0.0.1:$port"
+    for i in $(seq 100); do
+        curl -sSf -o /dev/null -X POST "$server_url/todos" -H 'Content-Type: application/json' -d "{\"title\": \"todo $i\"}"
+    done
+}
+
+# stop_server <wiring> <name>: SIGTERM, and the server must exit 0 having
+# closed its database (its log says so).
+stop_server() {
+    local log="$work/$2.log" status=0
+    kill -TERM "$server_pid"
+    wait "$server_pid" || status=$?
+    server_pid=
+    if [ "$status" -ne 0 ] || ! grep -q "database closed" "$log"; then
+        cat "$log" >&2
+        echo "the $1 server did not shut down cleanly (exit $status)" >&2
+        exit 1
+    fi
+}
+
+# The server left running by an interrupted script, stopped, and its last
+# writes waited for before $work goes.
+stop_server_on_exit() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+    wait 2>/dev/null || true
+}
+
+# round_order <round> <wirings>: the wirings, reversed in even rounds, so
+# that no wiring always runs first.
+round_order() {
+    if [ $(($1 % 2)) -eq 0 ]; then
+        echo "$2" | awk '{ for (i = NF; i >= 1; i--) printf "%s%s", $i, (i > 1 ? " " : "") }'
+    else
+        echo "$2"
+    fi
+}
