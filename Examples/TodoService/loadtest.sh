@@ -59,27 +59,6 @@ cpu_ticks() {  # utime + stime of a process, in clock ticks
     awk '{ print $14 + $15 }' "/proc/$1/stat"
 }
 
-# wrk's summary to "requests/s p50_ms p99_ms requests"
-parse_wrk() {
-    awk '
-        function ms(v) {
-            if (v ~ /us$/) { sub(/us$/, "", v); return v / 1000 }
-            if (v ~ /ms$/) { sub(/ms$/, "", v); return v + 0 }
-            if (v ~ /s$/)  { sub(/s$/, "", v);  return v * 1000 }
-            return v
-        }
-        $1 == "50%" { p50 = ms($2) }
-        $1 == "99%" { p99 = ms($2) }
-        $1 == "Requests/sec:" { rps = $2 }
-        / requests in / { requests = $1 }
-        /Non-2xx or 3xx responses/ { bad = $NF }
-        /Socket errors/ { errors = $0 }
-        END {
-            if (bad > 0) { print "wrk: " bad " responses were not 2xx" > "/dev/stderr"; exit 1 }
-            printf "%s %s %s %s\n", rps, p50, p99, requests
-        }'
-}
-
 run_round() {  # run_round <round> <wiring>
     local round=$1 wiring=$2
     start_server "$wiring" "$wiring-$round"

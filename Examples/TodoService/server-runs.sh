@@ -1,5 +1,6 @@
 # What loadtest.sh and profile.sh share: the server built, started with a
-# fresh database of 100 todos, stopped, and the wirings' order per round.
+# fresh database of 100 todos, stopped, wrk's summary read, and the
+# wirings' order per round.
 # Sourced, not run; the sourcing script has `set -euo pipefail` and sets
 # `work` (its temporary directory) before calling these.
 
@@ -66,6 +67,27 @@ stop_server() {
 stop_server_on_exit() {
     if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
     wait 2>/dev/null || true
+}
+
+# wrk's summary (run with --latency) to "requests/s p50_ms p99_ms requests";
+# fails, saying so, when some responses were not 2xx.
+parse_wrk() {
+    awk '
+        function ms(v) {
+            if (v ~ /us$/) { sub(/us$/, "", v); return v / 1000 }
+            if (v ~ /ms$/) { sub(/ms$/, "", v); return v + 0 }
+            if (v ~ /s$/)  { sub(/s$/, "", v);  return v * 1000 }
+            return v
+        }
+        $1 == "50%" { p50 = ms($2) }
+        $1 == "99%" { p99 = ms($2) }
+        $1 == "Requests/sec:" { rps = $2 }
+        / requests in / { requests = $1 }
+        /Non-2xx or 3xx responses/ { bad = $NF }
+        END {
+            if (bad > 0) { print "wrk: " bad " responses were not 2xx" > "/dev/stderr"; exit 1 }
+            printf "%s %s %s %s\n", rps, p50, p99, requests
+        }'
 }
 
 # round_order <round> <wirings>: the wirings, reversed in even rounds, so
