@@ -95,7 +95,8 @@ extension Runner {
             let app: SyringeOnDictionary.Container = scopedApp()
             return await measureAsync(ops: ops, repetitions: method.repetitions) { await loopSC1(app, $0) }
         case .byHand:
-            return nil
+            let app = AppWide()
+            return await measureAsync(ops: ops, repetitions: method.repetitions) { await loopSC1(app, $0) }
         case .swinject:
             let app: Swinject.Container = scopedApp()
             let swinjectOps = calibratedOps(seconds: method.swinjectSecondsPerRep, cap: ops) { loopSC1(app, $0) }
@@ -150,6 +151,17 @@ func loopSC1(_ app: SyringeOnDictionary.Container, _ n: Int) async {
         scope.register(type: RequestValue.self, instance: RequestValue(id: index))
         blackHole(scope.resolve(type: UnitOfWork.self))
         try? await scope.close()
+    }
+}
+
+/// SC1 by hand: the request's objects made in code, as a service without a
+/// container makes them per request (TodoService's hand-wired app): the
+/// value, then the unit of work from it and the app's shared object;
+/// nothing to close. The floor of any request scope.
+@inline(never)
+func loopSC1(_ app: AppWide, _ n: Int) async {
+    for index in 0..<n {
+        blackHole(UnitOfWork(request: RequestValue(id: index), app: app))
     }
 }
 

@@ -300,6 +300,8 @@ let ratios = ([
              value: quotient(median("G1", .swinject), median("G1", .syringe)), limit: 30, atMost: false),
     RunRatio(name: "G2 / G1, Syringe (10× the nodes; ideal about 10)",
              value: quotient(median("G2", .syringe), median("G1", .syringe)), limit: 11, atMost: true),
+    RunRatio(name: "SC1, Syringe / by hand (the request's objects made in code)",
+             value: quotient(median("SC1", .syringe), median("SC1", .byHand)), limit: nil, atMost: true),
     RunRatio(name: "SC2 / S2, Syringe (a scope's instance costs what a .shared one does)",
              value: quotient(median("SC2", .syringe), median("S2", .syringe)), limit: 1.5, atMost: true),
     RunRatio(name: "A1 / S2, Syringe (an existing instance, resolved async)",
@@ -451,8 +453,9 @@ print("    repetitions are sized to take ~\(Int(method.graphSecondsPerRep * 1000
 print("    it has no G2 cell: G2 is 1 000 levels deep, and Swinject stops the program beyond 200 nested resolves.")
 print("  • SC1: one request: makeScope(), register the request's value, resolve a .scoped unit of work that needs it and")
 print("    a .shared dependency, await close(); a tenth of the ops. Swinject has no request scope: a child Container per")
-print("    request with the value and the unit of work (.container) registered in it, nothing to close. SC2: the unit of")
-print("    work, already made in the scope, resolved again (Swinject: from the child container).")
+print("    request with the value and the unit of work (.container) registered in it, nothing to close. By hand: the value")
+print("    and the unit of work made in code, as a service without a container does per request. SC2: the unit of work,")
+print("    already made in the scope, resolved again (Swinject: from the child container).")
 print("  • A1, A2: resolveAsync from an async loop; A1 an async .shared registration whose instance exists, A2 S5's chain")
 print("    with every factory async (a fifth of the ops; By hand: the same five async closures, each awaiting the next")
 print("    directly, no container: the floor of any container that calls them), A3 a 100-level chain of named async .graph registrations, each")
