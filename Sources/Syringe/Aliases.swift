@@ -26,8 +26,9 @@ extension Container {
     }
 
     /// The factory of an alias of an async registration: the async engine's
-    /// `forwarding(to:as:name:)`.
-    static func forwardingAsync<T, U>(to target: Definition<T>, as alias: U.Type, name: String?) -> Definition<U>.AsyncFactory.WithArguments {
+    /// `forwarding(to:as:name:)`. On its resolver's executor, as the
+    /// engine is: the target's factory decides where it runs itself.
+    static func forwardingAsync<T, U>(to target: Definition<T>, as alias: U.Type, name: String?) -> Definition<U>.AsyncFactory.WithArgumentsOnCallersExecutor {
         { resolver, arguments in
             let holder = resolver.containerReference
             // Unobserved: the alias's own resolve is the one observers see,

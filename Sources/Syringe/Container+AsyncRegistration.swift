@@ -11,6 +11,14 @@ extension Container {
     /// (once a `.shared` instance exists, it returns that instance, as a
     /// synchronous resolve of any existing `.shared` instance does).
     ///
+    /// The factory, written as a trailing closure, runs on the executor of
+    /// the code that resolves it, as a `nonisolated(nonsending)` function
+    /// does: resolved from an actor, its synchronous parts run on that
+    /// actor (as a synchronous factory's do), and a resolve makes no
+    /// executor switch to call it. To run it on the global executor
+    /// instead, pass it with the `factory:` label (as a function reference
+    /// is passed) or mark the closure `@concurrent`.
+    ///
     /// ```swift
     /// container.register(type: Database.self) { (r: Resolver) async throws in
     ///     try await Database.connect(config: r.resolve())
@@ -19,11 +27,61 @@ extension Container {
     ///     Repo(db: try await r.resolve())
     /// }
     /// ```
+    ///
+    /// The parameter has a label of its own, which a trailing closure need
+    /// not spell: Swift cannot overload on a parameter's isolation alone,
+    /// and its 6.3 type checker crashes when a function reference is
+    /// converted to a `nonisolated(nonsending)` type. Pass function
+    /// references with `factory:`; spelled `onCallersExecutor: X.make`,
+    /// one crashes that compiler.
     @discardableResult
     public func register<T>(
         type: T.Type = T.self,
         name: String? = nil,
-        in scope: Scope = .shared,
+        in scope: Scope,
+        onCallersExecutor factory: nonisolated(nonsending) @escaping @Sendable (Resolver) async throws -> T
+    ) -> Registration<T> {
+        installArgumentFree(T.self, name: name, in: scope) { kind, key in
+            Definition(kind: kind, key: key, argumentTypes: [], asyncFactory: .onCallersExecutor(factory))
+        }
+    }
+
+    /// `register(type:name:in:onCallersExecutor:)` in the default scope,
+    /// `.shared`.
+    ///
+    /// ```swift
+    /// container.register(type: Database.self) { (r: Resolver) async throws in
+    ///     try await Database.connect(config: r.resolve())
+    /// }
+    /// ```
+    // An overload of its own, not a default for `in:`: Swift prefers the
+    // candidate that leaves fewer defaults unused, so with the default a
+    // closure without arguments went to the overload with arguments (an
+    // empty pack) below. The `factory:` overloads are split alike.
+    @discardableResult
+    public func register<T>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        onCallersExecutor factory: nonisolated(nonsending) @escaping @Sendable (Resolver) async throws -> T
+    ) -> Registration<T> {
+        register(type: type, name: name, in: .shared, onCallersExecutor: factory)
+    }
+
+    /// Registers an async factory for `type` that runs on the global
+    /// executor: a function reference, or a closure passed with this label.
+    /// Otherwise as `register(type:name:in:onCallersExecutor:)`.
+    ///
+    /// ```swift
+    /// container.register(type: Database.self, in: .shared, factory: Database.open)
+    /// ```
+    // Disfavoured: a trailing async closure matches both this and the
+    // `onCallersExecutor:` overload, which is to take it.
+    @_disfavoredOverload
+    @discardableResult
+    public func register<T>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        in scope: Scope,
         factory: @escaping @Sendable (Resolver) async throws -> T
     ) -> Registration<T> {
         installArgumentFree(T.self, name: name, in: scope) { kind, key in
@@ -31,8 +89,27 @@ extension Container {
         }
     }
 
+    /// `register(type:name:in:factory:)` in the default scope, `.shared`.
+    ///
+    /// ```swift
+    /// container.register(type: Database.self, factory: Database.open)
+    /// ```
+    @_disfavoredOverload
+    @discardableResult
+    public func register<T>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        factory: @escaping @Sendable (Resolver) async throws -> T
+    ) -> Registration<T> {
+        register(type: type, name: name, in: .shared, factory: factory)
+    }
+
     /// Registers an async factory that takes runtime arguments; each resolve
     /// passes them (`resolveAsync(type:arguments:)`) and gets a new instance.
+    ///
+    /// Written as a trailing closure, it runs on the executor of the code
+    /// that resolves it, as `register(type:name:in:onCallersExecutor:)`'s
+    /// factory does.
     ///
     /// ```swift
     /// container.register(type: Report.self) { (r: Resolver, month: Int) async throws in
@@ -40,8 +117,28 @@ extension Container {
     /// }
     /// let report = try await container.resolveAsync(type: Report.self, arguments: 11)
     /// ```
-    // Disfavoured, like the synchronous overload with arguments: with an
-    // empty pack it also matches `{ r async in … }`.
+    @discardableResult
+    public func register<T, each Argument>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        onCallersExecutor factory: nonisolated(nonsending) @escaping @Sendable (Resolver, repeat each Argument) async throws -> T
+    ) -> Registration<T> {
+        installWithArguments(T.self, name: name, arguments: (repeat each Argument).self,
+                             asyncFactory: .withArgumentsOnCallersExecutor { resolver, arguments in
+            // The key's signature guarantees what `arguments` points to.
+            let tuple = arguments.pointer.assumingMemoryBound(to: (repeat each Argument).self).pointee
+            return try await factory(resolver, repeat each tuple)
+        })
+    }
+
+    /// Registers an async factory that takes runtime arguments and runs on
+    /// the global executor: a function reference, or a closure passed with
+    /// this label. Otherwise as `register(type:name:onCallersExecutor:)`.
+    ///
+    /// ```swift
+    /// container.register(type: Report.self, factory: Report.make(resolver:month:))
+    /// ```
+    // Disfavoured, like the `factory:` overloads without arguments.
     @_disfavoredOverload
     @discardableResult
     public func register<T, each Argument>(
@@ -49,15 +146,23 @@ extension Container {
         name: String? = nil,
         factory: @escaping @Sendable (Resolver, repeat each Argument) async throws -> T
     ) -> Registration<T> {
+        installWithArguments(T.self, name: name, arguments: (repeat each Argument).self,
+                             asyncFactory: .withArguments { resolver, arguments in
+            // The key's signature guarantees what `arguments` points to.
+            let tuple = arguments.pointer.assumingMemoryBound(to: (repeat each Argument).self).pointee
+            return try await factory(resolver, repeat each tuple)
+        })
+    }
+
+    /// Installs a `.new` registration of `T` whose resolves pass arguments
+    /// of the types in `arguments`, built by `asyncFactory`.
+    private func installWithArguments<T, each Argument>(_: T.Type, name: String?, arguments _: (repeat each Argument).Type,
+                                                        asyncFactory: Definition<T>.AsyncFactory) -> Registration<T> {
         let definition = Definition<T>(
             kind: .new,
             key: DefinitionKey(type: typeIdentity(T.self), signature: ArgumentSignature<repeat each Argument>.identity, name: name),
             argumentTypes: ArgumentSignature<repeat each Argument>.types,
-            asyncFactory: .withArguments { resolver, arguments in
-                // The key's signature guarantees what `arguments` points to.
-                let tuple = arguments.pointer.assumingMemoryBound(to: (repeat each Argument).self).pointee
-                return try await factory(resolver, repeat each tuple)
-            }
+            asyncFactory: asyncFactory
         )
         install(definition)
         return Registration(container: self, definition: definition)

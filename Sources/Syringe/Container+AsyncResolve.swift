@@ -122,13 +122,14 @@ extension Container {
     /// factory's own frame (`produceNewAsync`); everything else is one call
     /// out of line (`produceAsyncOutOfLine`).
     ///
-    /// A smaller runtime cost for a larger one: a factory closure (a plain
-    /// `@Sendable` async closure) that begins with synchronous code, the
-    /// lookup inlined, first switches to the generic executor, about 75
-    /// instructions; the call this was, out of line, took a frame from the
-    /// task's allocator at every level of an async graph, about 120 with its
-    /// deallocation. A2 went from 6 141 to about 5 620 instructions. Each
-    /// `try await r.resolve()` in an async factory is about 2.4 KB of code.
+    /// Inlined, it runs on the factory's executor: a trailing-closure
+    /// factory (`nonisolated(nonsending)`) runs on its resolver's, with no
+    /// switch; a plain `@Sendable` async one (`factory:`) switches to the
+    /// global executor before this synchronous code, about 75 instructions,
+    /// which is still less than the frame from the task's allocator the
+    /// call this was, out of line, took at every level of an async graph
+    /// (about 120 with its deallocation). Each `try await r.resolve()` in an
+    /// async factory is about 2.4 KB of code.
     ///
     /// Static, `container` unretained: the resolver that asks holds it, or
     /// its frame's engine call does (see `Resolver.containerReference`).

@@ -121,14 +121,28 @@ extension Container {
     /// }
     /// let endpoint = container.resolve(type: Endpoint.self, name: "tls", arguments: "example.org", 443, true)
     /// ```
-    // Disfavoured: with an empty pack this overload also matches `{ r in … }`,
-    // which must keep meaning the scoped, argument-free registration above.
-    @_disfavoredOverload
+    //
+    // At least one argument, so that it need not be disfavoured: with an
+    // empty pack it matched `{ r in … }`, the argument-free registration
+    // above, and disfavoured it would lose a synchronous closure with
+    // arguments to the async overload with arguments (`onCallersExecutor:`),
+    // which is not disfavoured.
     @inlinable
     @discardableResult
-    public func register<T, each Argument>(
+    public func register<T, FirstArgument, each Argument>(
         type: T.Type = T.self,
         name: String? = nil,
+        factory: @escaping @Sendable (Resolver, FirstArgument, repeat each Argument) throws -> T
+    ) -> Registration<T> {
+        registerWithArguments(type: type, name: name, factory: factory)
+    }
+
+    /// `register(type:name:factory:)` with runtime arguments, the arguments
+    /// as one pack.
+    @inlinable
+    func registerWithArguments<T, each Argument>(
+        type: T.Type,
+        name: String?,
         factory: @escaping @Sendable (Resolver, repeat each Argument) throws -> T
     ) -> Registration<T> {
         let definition = Definition<T>(

@@ -223,19 +223,32 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// An async registration's factory: the caller's own closure when it
     /// takes no runtime arguments (each wrapper would cost every resolve one
     /// more async call), else one that reads the argument tuple, which stays
-    /// valid until the resolve returns, across suspensions. Neither is
-    /// `nonisolated(nonsending)`, though that would save a hop to the global
-    /// executor: Swift 6.3's type checker crashes on a function reference
-    /// (not a closure literal) passed as one.
+    /// valid until the resolve returns, across suspensions.
+    ///
+    /// A closure written as the trailing closure of `register` is kept as
+    /// it is, `nonisolated(nonsending)` (`onCallersExecutor`, or wrapped,
+    /// `nonisolated(nonsending)` too, with its arguments): it runs on
+    /// the executor of the resolve that calls it, with no executor switch
+    /// on the way in or back. Function references come through the
+    /// `factory:` label as plain `@Sendable` async functions (`plain`,
+    /// `withArguments`), which run on the global executor: Swift 6.3's type checker crashes
+    /// on a function reference (not a closure literal) converted to a
+    /// `nonisolated(nonsending)` type.
     @usableFromInline
     enum AsyncFactory: Sendable {
         @usableFromInline
         typealias Plain = @Sendable (Resolver) async throws -> T
         @usableFromInline
+        typealias OnCallersExecutor = nonisolated(nonsending) @Sendable (Resolver) async throws -> T
+        @usableFromInline
         typealias WithArguments = @Sendable (Resolver, ArgumentTuple) async throws -> T
+        @usableFromInline
+        typealias WithArgumentsOnCallersExecutor = nonisolated(nonsending) @Sendable (Resolver, ArgumentTuple) async throws -> T
 
         case plain(Plain)
+        case onCallersExecutor(OnCallersExecutor)
         case withArguments(WithArguments)
+        case withArgumentsOnCallersExecutor(WithArgumentsOnCallersExecutor)
 
         /// Calls the factory with `resolver` and, if it takes them, the
         /// arguments at `arguments`. Returns what it returns as it is: in
@@ -245,9 +258,13 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         @inline(__always)
         nonisolated(nonsending) func call(_ resolver: Resolver, arguments: UnsafeRawPointer) async throws -> T {
             switch self {
+            case .onCallersExecutor(let factory):
+                return try await factory(resolver)
             case .plain(let factory):
                 return try await factory(resolver)
             case .withArguments(let factory):
+                return try await factory(resolver, ArgumentTuple(arguments))
+            case .withArgumentsOnCallersExecutor(let factory):
                 return try await factory(resolver, ArgumentTuple(arguments))
             }
         }

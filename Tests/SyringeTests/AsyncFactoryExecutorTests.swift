@@ -35,19 +35,118 @@ private actor QueueActor {
     func resolve<T: Sendable>(_ type: T.Type, from container: Container) async throws -> (onActorBefore: Bool, value: T) {
         (MarkedQueueExecutor.isCurrent, try await container.resolveAsync(type: type))
     }
+
+    func resolveAlias(from container: Container) async throws -> (onActorBefore: Bool, value: Bool) {
+        (MarkedQueueExecutor.isCurrent, try await container.resolveAsync(type: Bool.self, name: "alias"))
+    }
+
+    func resolve<T: Sendable>(_ type: T.Type, from container: Container, argument: Int) async throws -> (onActorBefore: Bool, value: T) {
+        (MarkedQueueExecutor.isCurrent, try await container.resolveAsync(type: type, arguments: argument))
+    }
+}
+
+/// A factory passed as a function reference: a plain `@Sendable` async
+/// function, which runs on the global executor.
+private func isOnMarkedQueue(_: Resolver) async -> Bool {
+    MarkedQueueExecutor.isCurrent
+}
+
+/// `isOnMarkedQueue` with a runtime argument.
+private func isOnMarkedQueue(_: Resolver, _: Int) async -> Bool {
+    MarkedQueueExecutor.isCurrent
+}
+
+/// Where a factory ran, and the argument it was given.
+private struct Ran: Sendable, Equatable {
+    let onActor: Bool
+    let argument: Int
 }
 
 /// Where an async factory runs: the README's "Where a factory runs".
 @Suite("Async factories' executor")
 struct AsyncFactoryExecutorTests {
-    @Test("an async factory runs on the global executor, not on the actor of the code that resolves it")
-    func offTheResolversActor() async throws {
+    @Test("a trailing-closure async factory runs on the executor of the actor that resolves it")
+    func onTheResolversActor() async throws {
         let c = Container()
         c.register(type: Bool.self, in: .new) { (_: Resolver) async in MarkedQueueExecutor.isCurrent }
         let actor = QueueActor()
         let resolved = try await actor.resolve(Bool.self, from: c)
+        #expect(resolved.onActorBefore)
+        #expect(resolved.value)
+    }
+
+    @Test("a factory a trailing-closure factory resolves runs there too, however deep")
+    func nestedOnTheResolversActor() async throws {
+        struct Inner: Sendable { let onActor: Bool }
+        struct Outer: Sendable { let onActor: Bool; let inner: Inner }
+        let c = Container()
+        c.register(type: Inner.self, in: .new) { (_: Resolver) async in Inner(onActor: MarkedQueueExecutor.isCurrent) }
+        c.register(type: Outer.self, in: .new) { (r: Resolver) async throws in
+            let inner: Inner = try await r.resolve()
+            return Outer(onActor: MarkedQueueExecutor.isCurrent, inner: inner)
+        }
+        let resolved = try await QueueActor().resolve(Outer.self, from: c)
+        #expect(resolved.value.onActor)
+        #expect(resolved.value.inner.onActor)
+    }
+
+    @Test("an async factory passed with factory: runs on the global executor, not on the resolver's actor")
+    func labeledClosureOffTheResolversActor() async throws {
+        let c = Container()
+        c.register(type: Bool.self, in: .new, factory: { (_: Resolver) async in MarkedQueueExecutor.isCurrent })
+        let resolved = try await QueueActor().resolve(Bool.self, from: c)
         // The marker reads true on the actor, so a false from the factory
         // means it ran elsewhere.
+        #expect(resolved.onActorBefore)
+        #expect(resolved.value == false)
+    }
+
+    @Test("a function reference passed with factory: runs on the global executor")
+    func functionReferenceOffTheResolversActor() async throws {
+        let c = Container()
+        c.register(type: Bool.self, in: .new, factory: isOnMarkedQueue)
+        let resolved = try await QueueActor().resolve(Bool.self, from: c)
+        #expect(resolved.onActorBefore)
+        #expect(resolved.value == false)
+    }
+
+    @Test("a trailing-closure async factory with runtime arguments runs on the resolver's actor; one passed with factory: does not")
+    func withArguments() async throws {
+        let c = Container()
+        c.register(type: Ran.self) { (_: Resolver, argument: Int) async in Ran(onActor: MarkedQueueExecutor.isCurrent, argument: argument) }
+        c.register(type: Bool.self, factory: isOnMarkedQueue as @Sendable (Resolver, Int) async -> Bool)
+        let actor = QueueActor()
+        let trailing = try await actor.resolve(Ran.self, from: c, argument: 7)
+        #expect(trailing.onActorBefore)
+        #expect(trailing.value == Ran(onActor: true, argument: 7))
+        let labelled = try await actor.resolve(Bool.self, from: c, argument: 7)
+        #expect(labelled.onActorBefore)
+        #expect(labelled.value == false)
+    }
+
+    @Test("a synchronous closure with runtime arguments stays a synchronous registration")
+    func synchronousWithArguments() throws {
+        let c = Container()
+        c.register(type: Ran.self) { (_: Resolver, argument: Int) in Ran(onActor: false, argument: argument) }
+        #expect(try c.tryResolve(type: Ran.self, arguments: 3) == Ran(onActor: false, argument: 3))
+    }
+
+    @Test("an alias of a trailing-closure async factory runs it on the resolver's actor")
+    func aliasOnTheResolversActor() async throws {
+        let c = Container()
+        c.register(type: Bool.self, in: .new) { (_: Resolver) async in MarkedQueueExecutor.isCurrent }
+            .implements(Bool.self, name: "alias")
+        let actor = QueueActor()
+        let resolved = try await actor.resolveAlias(from: c)
+        #expect(resolved.onActorBefore)
+        #expect(resolved.value)
+    }
+
+    @Test("a trailing closure marked @concurrent runs on the global executor")
+    func concurrentClosureOffTheResolversActor() async throws {
+        let c = Container()
+        c.register(type: Bool.self, in: .new) { @concurrent (_: Resolver) async in MarkedQueueExecutor.isCurrent }
+        let resolved = try await QueueActor().resolve(Bool.self, from: c)
         #expect(resolved.onActorBefore)
         #expect(resolved.value == false)
     }

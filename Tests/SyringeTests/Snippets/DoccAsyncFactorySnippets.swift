@@ -14,6 +14,18 @@ struct DoccAsyncFactorySnippets {
             await Task.yield()
             return Pool(path: config.path)
         }
+        /// A factory as a function of the resolver.
+        @Sendable static func open(_ r: Resolver) async throws -> Pool {
+            try await connect(config: r.resolve())
+        }
+    }
+    final class Thumbnail: Sendable {
+        let path: String
+        private init(path: String) { self.path = path }
+        static func render(config: AppConfig) async -> Thumbnail {
+            await Task.yield()
+            return Thumbnail(path: config.path)
+        }
     }
     final class TodoRepo: Sendable {
         let pool: Pool
@@ -45,6 +57,24 @@ struct DoccAsyncFactorySnippets {
         c.register(type: MonthReport.self) { (r: Resolver, month: Int) async throws in
             try await MonthReport(month: month, repo: r.resolve())
         }
+    }
+
+    @Test("Where a factory runs")
+    func whereAFactoryRuns() async throws {
+        let c = Container()
+        c.register(type: AppConfig.self) { _ in AppConfig(path: "app.sqlite") }
+
+        c.register(type: Thumbnail.self, in: .new) { @concurrent (r: Resolver) async throws in
+            try await Thumbnail.render(config: r.resolve())     // heavy: never on the caller's actor
+        }
+        c.register(type: Pool.self, factory: Pool.open)        // a function reference: the global executor
+
+        let thumbnail = try await c.resolveAsync(type: Thumbnail.self)
+        #expect(thumbnail.path == "app.sqlite")
+        #expect(try await c.resolveAsync(type: Thumbnail.self) !== thumbnail, ".new")
+        let pool = try await c.resolveAsync(type: Pool.self)
+        #expect(pool.path == "app.sqlite")
+        #expect(try await c.resolveAsync(type: Pool.self) === pool, ".shared")
     }
 
     @Test("Resolve asynchronously")
