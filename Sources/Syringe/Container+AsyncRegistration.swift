@@ -30,10 +30,11 @@ extension Container {
     ///
     /// The parameter has a label of its own, which a trailing closure need
     /// not spell: Swift cannot overload on a parameter's isolation alone,
-    /// and its 6.3 type checker crashes when a function reference is
-    /// converted to a `nonisolated(nonsending)` type. Pass function
-    /// references with `factory:`; spelled `onCallersExecutor: X.make`,
-    /// one crashes that compiler.
+    /// and its 6.3 type checker crashes when a reference to a type's static
+    /// method or initialiser (`X.make`, `X.init`) is converted to a
+    /// `nonisolated(nonsending)` type. Pass function references with
+    /// `factory:`; spelled `onCallersExecutor: X.make`, one crashes that
+    /// compiler.
     @discardableResult
     public func register<T>(
         type: T.Type = T.self,

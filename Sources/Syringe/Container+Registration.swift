@@ -137,6 +137,28 @@ extension Container {
         registerWithArguments(type: type, name: name, factory: factory)
     }
 
+    /// `register(type:name:factory:)` with runtime arguments, for generic
+    /// code whose factory takes its arguments as a pack, which may be empty.
+    ///
+    /// ```swift
+    /// func registerEndpoint<each A>(in c: Container, _ make: @escaping @Sendable (Resolver, repeat each A) throws -> Endpoint) {
+    ///     c.register(type: Endpoint.self, factory: make)
+    /// }
+    /// ```
+    // Disfavoured: with an empty pack it also matches `{ r in … }`. Without
+    // it, such a factory matched no synchronous overload and was converted,
+    // silently, to the async overload with arguments.
+    @_disfavoredOverload
+    @inlinable
+    @discardableResult
+    public func register<T, each Argument>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        factory: @escaping @Sendable (Resolver, repeat each Argument) throws -> T
+    ) -> Registration<T> {
+        registerWithArguments(type: type, name: name, factory: factory)
+    }
+
     /// `register(type:name:factory:)` with runtime arguments, the arguments
     /// as one pack.
     @inlinable

@@ -229,11 +229,11 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// it is, `nonisolated(nonsending)` (`onCallersExecutor`, or wrapped,
     /// `nonisolated(nonsending)` too, with its arguments): it runs on
     /// the executor of the resolve that calls it, with no executor switch
-    /// on the way in or back. Function references come through the
-    /// `factory:` label as plain `@Sendable` async functions (`plain`,
-    /// `withArguments`), which run on the global executor: Swift 6.3's type checker crashes
-    /// on a function reference (not a closure literal) converted to a
-    /// `nonisolated(nonsending)` type.
+    /// on the way in. Function references come through the `factory:`
+    /// label as plain `@Sendable` async functions (`plain`,
+    /// `withArguments`), which run on the global executor: Swift 6.3's type
+    /// checker crashes on a reference to a type's static method or
+    /// initialiser converted to a `nonisolated(nonsending)` type.
     @usableFromInline
     enum AsyncFactory: Sendable {
         @usableFromInline

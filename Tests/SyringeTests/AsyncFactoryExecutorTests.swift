@@ -131,6 +131,16 @@ struct AsyncFactoryExecutorTests {
         #expect(try c.tryResolve(type: Ran.self, arguments: 3) == Ran(onActor: false, argument: 3))
     }
 
+    @Test("a synchronous factory generic over its arguments' pack stays a synchronous registration")
+    func synchronousGenericPack() throws {
+        func register<each A>(in c: Container, _ make: @escaping @Sendable (Resolver, repeat each A) throws -> Ran) {
+            c.register(type: Ran.self, factory: make)
+        }
+        let c = Container()
+        register(in: c) { (_: Resolver, argument: Int) in Ran(onActor: false, argument: argument) }
+        #expect(try c.tryResolve(type: Ran.self, arguments: 5) == Ran(onActor: false, argument: 5))
+    }
+
     @Test("an alias of a trailing-closure async factory runs it on the resolver's actor")
     func aliasOnTheResolversActor() async throws {
         let c = Container()

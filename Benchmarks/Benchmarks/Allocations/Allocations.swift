@@ -19,9 +19,9 @@
 //                                                                  pool, AsyncFramePool)
 //
 // Every count is exact but AsyncNewChain5's and ScopeRequest's, which may be
-// up to 500 over or under. AsyncNewChain5's factories are `@Sendable` async
-// closures, so each level hops to the global executor (as ScopeRequest's
-// awaited `close()` does), and the executor allocates now and then for
+// up to 500 over or under. AsyncNewChain5's factories hop back to their
+// executor after each resolve (as ScopeRequest's awaited `close()` does),
+// and the executor allocates now and then for
 // itself (threads started, its per-thread caches refilled): on a loaded
 // machine a few of an iteration's 1 000 resolves can meet such an allocation, which failed
 // an exact check in CI once (measured alone, 50 resolves allocate exactly 500
