@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Testing
 import Syringe
 
@@ -42,6 +43,16 @@ private actor QueueActor {
 
     func resolve<T: Sendable>(_ type: T.Type, from container: Container, argument: Int) async throws -> (onActorBefore: Bool, value: T) {
         (MarkedQueueExecutor.isCurrent, try await container.resolveAsync(type: type, arguments: argument))
+    }
+}
+
+/// Marks the main queue, the main actor's executor, so that a factory can
+/// tell without trapping whether it runs on the main actor.
+private enum MainQueueMark {
+    static let key = DispatchSpecificKey<Bool>()
+
+    static var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: key) ?? false
     }
 }
 
@@ -159,5 +170,46 @@ struct AsyncFactoryExecutorTests {
         let resolved = try await QueueActor().resolve(Bool.self, from: c)
         #expect(resolved.onActorBefore)
         #expect(resolved.value == false)
+    }
+    @Test("a trailing-closure async factory resolved from the main actor runs on the main actor")
+    @MainActor
+    func onTheMainActor() async throws {
+        DispatchQueue.main.setSpecific(key: MainQueueMark.key, value: true)
+        defer { DispatchQueue.main.setSpecific(key: MainQueueMark.key, value: nil) }
+        let c = Container()
+        c.register(type: Bool.self, in: .new) { (_: Resolver) async in MainQueueMark.isCurrent }
+        #expect(MainQueueMark.isCurrent)
+        #expect(try await c.resolveAsync(type: Bool.self))
+        // The same factory resolved off the main actor does not run there.
+        let offMain = try await Task.detached { try await c.resolveAsync(type: Bool.self) }.value
+        #expect(offMain == false)
+    }
+
+    @Test("an async .shared factory awaited from two actors at once is created once, on the executor of the actor that creates it")
+    func sharedAwaitedFromTwoActors() async throws {
+        final class Made: Sendable {
+            let onActor: Bool
+            init(onActor: Bool) { self.onActor = onActor }
+        }
+        let creations = Atomic(0)
+        let open = Atomic(false)
+        let c = Container()
+        c.register(type: Made.self) { (_: Resolver) async in
+            creations.add(1, ordering: .relaxed)
+            // Suspends (on the creating actor) until the other actor's
+            // resolve has had time to find the creation in progress.
+            while !open.load(ordering: .acquiring) { await Task.yield() }
+            return Made(onActor: MarkedQueueExecutor.isCurrent)
+        }
+        let first = QueueActor(), second = QueueActor()
+        async let a = first.resolve(Made.self, from: c)
+        async let b = second.resolve(Made.self, from: c)
+        try await Task.sleep(for: .milliseconds(20))
+        open.store(true, ordering: .releasing)
+        let (x, y) = try await (a, b)
+        #expect(x.onActorBefore && y.onActorBefore)
+        #expect(x.value === y.value)
+        #expect(x.value.onActor)
+        #expect(creations.load(ordering: .relaxed) == 1)
     }
 }
