@@ -330,7 +330,7 @@ extension Container {
     nonisolated(nonsending) static func callAsyncFactory<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, frame: AsyncFrame?) async throws(ResolutionError) -> T {
         do {
             // Only async definitions get here, and every one has an async factory.
-            return try await definition.extras.unsafelyUnwrapped.asyncFactory.unsafelyUnwrapped.call(resolver, arguments: arguments)
+            return try await definition.extras.unsafelyUnwrapped.callAsyncFactory(resolver, arguments: arguments)
         } catch {
             throw asyncFailure(error, in: definition, frame: frame)
         }

@@ -158,7 +158,7 @@ extension Container {
     /// Installs a `.new` registration of `T` whose resolves pass arguments
     /// of the types in `arguments`, built by `asyncFactory`.
     private func installWithArguments<T, each Argument>(_: T.Type, name: String?, arguments _: (repeat each Argument).Type,
-                                                        asyncFactory: Definition<T>.AsyncFactory) -> Registration<T> {
+                                                        asyncFactory: consuming Definition<T>.AsyncFactory) -> Registration<T> {
         let definition = Definition<T>(
             kind: .new,
             key: DefinitionKey(type: typeIdentity(T.self), signature: ArgumentSignature<repeat each Argument>.identity, name: name),

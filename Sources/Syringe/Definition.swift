@@ -234,8 +234,15 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// `withArguments`), which run on the global executor: Swift 6.3's type
     /// checker crashes on a reference to a type's static method or
     /// initialiser converted to a `nonisolated(nonsending)` type.
+    ///
+    /// Noncopyable, so that the `switch` that calls it borrows the closure
+    /// from its registration: a copyable enum (or an optional closure)
+    /// loaded from a stored property is copied to be called, a retain and
+    /// a release of the closure's context per async resolve, two atomic
+    /// operations that a synchronous resolve, calling its non-optional
+    /// `factory`, does not make.
     @usableFromInline
-    enum AsyncFactory: Sendable {
+    enum AsyncFactory: ~Copyable, Sendable {
         @usableFromInline
         typealias Plain = @Sendable (Resolver) async throws -> T
         @usableFromInline
@@ -249,25 +256,6 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         case onCallersExecutor(OnCallersExecutor)
         case withArguments(WithArguments)
         case withArgumentsOnCallersExecutor(WithArgumentsOnCallersExecutor)
-
-        /// Calls the factory with `resolver` and, if it takes them, the
-        /// arguments at `arguments`. Returns what it returns as it is: in
-        /// unspecialised code, each value of type `T` kept would take
-        /// memory from the task's allocator.
-        @inlinable
-        @inline(__always)
-        nonisolated(nonsending) func call(_ resolver: Resolver, arguments: UnsafeRawPointer) async throws -> T {
-            switch self {
-            case .onCallersExecutor(let factory):
-                return try await factory(resolver)
-            case .plain(let factory):
-                return try await factory(resolver)
-            case .withArguments(let factory):
-                return try await factory(resolver, ArgumentTuple(arguments))
-            case .withArgumentsOnCallersExecutor(let factory):
-                return try await factory(resolver, ArgumentTuple(arguments))
-            }
-        }
     }
 
     /// A retained `Hooks<T>` once `onResolved` was called.
@@ -293,7 +281,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 
     /// An async registration.
     @usableFromInline
-    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], asyncFactory: AsyncFactory) {
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], asyncFactory: consuming AsyncFactory) {
         self.factory = { _, _ in throw AsyncOnly() }
         self.extras = DefinitionExtras(kind: kind, asyncFactory: asyncFactory)
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
@@ -303,7 +291,7 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// factory, synchronously with `factory` (which may still throw
     /// `AsyncOnly`: see `Container.register(type:name:in:isolatedTo:factory:)`).
     @usableFromInline
-    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory, asyncFactory: AsyncFactory) {
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory, asyncFactory: consuming AsyncFactory) {
         self.factory = factory
         self.extras = DefinitionExtras(kind: kind, asyncFactory: asyncFactory)
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
@@ -656,9 +644,30 @@ final class DefinitionExtras<T>: Sendable {
     let pool = ScopeLocalPool()
 
     @usableFromInline
-    init(kind: AnyDefinition.Kind, asyncFactory: Definition<T>.AsyncFactory?) {
+    init(kind: AnyDefinition.Kind, asyncFactory: consuming Definition<T>.AsyncFactory?) {
         self.weak = kind == .weak ? WeakInstanceBox<T>() : nil
         self.asyncFactory = asyncFactory
+    }
+
+    /// Calls the async factory (there must be one) with `resolver` and, if
+    /// it takes them, the arguments at `arguments`. Returns what it returns
+    /// as it is: in unspecialised code, each value of type `T` kept would
+    /// take memory from the task's allocator.
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending) func callAsyncFactory(_ resolver: Resolver, arguments: UnsafeRawPointer) async throws -> T {
+        switch asyncFactory {
+        case .onCallersExecutor(let factory)?:
+            return try await factory(resolver)
+        case .plain(let factory)?:
+            return try await factory(resolver)
+        case .withArguments(let factory)?:
+            return try await factory(resolver, ArgumentTuple(arguments))
+        case .withArgumentsOnCallersExecutor(let factory)?:
+            return try await factory(resolver, ArgumentTuple(arguments))
+        case nil:
+            preconditionFailure("an async registration without an async factory")
+        }
     }
 }
 
