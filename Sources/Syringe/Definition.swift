@@ -216,7 +216,8 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// directly. (An enum that kept a factory without arguments as the
     /// caller gave it, saving the wrapper's closure context, 48 bytes per
     /// registration, cost S1 about 30 instructions: taking the closure out
-    /// of the enum retains and releases its context on every resolve.)
+    /// of a copyable enum retains and releases its context on every
+    /// resolve; a noncopyable one is borrowed, see `AsyncFactory`.)
     @usableFromInline
     typealias Factory = @Sendable (Resolver, UnsafeRawPointer) throws -> T
 
@@ -235,12 +236,13 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     /// checker crashes on a reference to a type's static method or
     /// initialiser converted to a `nonisolated(nonsending)` type.
     ///
-    /// Noncopyable, so that the `switch` that calls it borrows the closure
-    /// from its registration: a copyable enum (or an optional closure)
-    /// loaded from a stored property is copied to be called, a retain and
-    /// a release of the closure's context per async resolve, two atomic
-    /// operations that a synchronous resolve, calling its non-optional
-    /// `factory`, does not make.
+    /// Noncopyable, so that the `switch` that calls it (over the optional
+    /// in `DefinitionExtras`, noncopyable too) borrows the closure from its
+    /// registration: a copyable enum, or an optional closure, loaded from a
+    /// stored property is copied to be called, a retain and a release of
+    /// the closure's context per async resolve, two atomic operations that
+    /// a synchronous resolve, calling its non-optional `factory`, does not
+    /// make.
     @usableFromInline
     enum AsyncFactory: ~Copyable, Sendable {
         @usableFromInline
@@ -666,7 +668,7 @@ final class DefinitionExtras<T>: Sendable {
         case .withArgumentsOnCallersExecutor(let factory)?:
             return try await factory(resolver, ArgumentTuple(arguments))
         case nil:
-            preconditionFailure("an async registration without an async factory")
+            preconditionFailure("Syringe: an async registration without an async factory")
         }
     }
 }

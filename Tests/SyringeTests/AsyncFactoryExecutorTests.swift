@@ -25,6 +25,11 @@ private final class MarkedQueueExecutor: SerialExecutor, @unchecked Sendable {
     }
 }
 
+/// How many resolves have started.
+private final class Arrivals: Sendable {
+    let count = Atomic(0)
+}
+
 /// An actor on a `MarkedQueueExecutor`.
 private actor QueueActor {
     let executor = MarkedQueueExecutor()
@@ -35,6 +40,13 @@ private actor QueueActor {
 
     func resolve<T: Sendable>(_ type: T.Type, from container: Container) async throws -> (onActorBefore: Bool, value: T) {
         (MarkedQueueExecutor.isCurrent, try await container.resolveAsync(type: type))
+    }
+
+    /// `resolve(_:from:)`, counting the call in `arrivals` just before it
+    /// asks (no suspension between the two).
+    func resolve<T: Sendable>(_ type: T.Type, from container: Container, arrivals: Arrivals) async throws -> (onActorBefore: Bool, value: T) {
+        arrivals.count.add(1, ordering: .releasing)
+        return (MarkedQueueExecutor.isCurrent, try await container.resolveAsync(type: type))
     }
 
     func resolveAlias(from container: Container) async throws -> (onActorBefore: Bool, value: Bool) {
@@ -171,6 +183,7 @@ struct AsyncFactoryExecutorTests {
         #expect(resolved.onActorBefore)
         #expect(resolved.value == false)
     }
+
     @Test("a trailing-closure async factory resolved from the main actor runs on the main actor")
     @MainActor
     func onTheMainActor() async throws {
@@ -185,7 +198,8 @@ struct AsyncFactoryExecutorTests {
         #expect(offMain == false)
     }
 
-    @Test("an async .shared factory awaited from two actors at once is created once, on the executor of the actor that creates it")
+    @Test("an async .shared factory awaited from two actors at once is created once, on the executor of the actor that creates it",
+          .timeLimit(.minutes(1)))
     func sharedAwaitedFromTwoActors() async throws {
         final class Made: Sendable {
             let onActor: Bool
@@ -202,9 +216,17 @@ struct AsyncFactoryExecutorTests {
             return Made(onActor: MarkedQueueExecutor.isCurrent)
         }
         let first = QueueActor(), second = QueueActor()
-        async let a = first.resolve(Made.self, from: c)
-        async let b = second.resolve(Made.self, from: c)
+        let arrivals = Arrivals()
+        async let a = first.resolve(Made.self, from: c, arrivals: arrivals)
+        async let b = second.resolve(Made.self, from: c, arrivals: arrivals)
+        // However this ends, the factory is let go.
+        defer { open.store(true, ordering: .releasing) }
+        // Both resolves have asked; the one that does not create finds the
+        // creation in progress and waits for it, with no suspension
+        // between its arrival and that wait, well within the sleep.
+        while arrivals.count.load(ordering: .acquiring) < 2 { await Task.yield() }
         try await Task.sleep(for: .milliseconds(20))
+        #expect(creations.load(ordering: .relaxed) == 1)
         open.store(true, ordering: .releasing)
         let (x, y) = try await (a, b)
         #expect(x.onActorBefore && y.onActorBefore)

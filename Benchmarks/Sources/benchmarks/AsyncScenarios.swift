@@ -44,17 +44,12 @@ func asyncChainApp(frozen: Bool) -> SyringeOnDictionary.Container {
 /// awaiting the one below it directly. A container calls its users'
 /// factories through the closures it holds, so this is the floor any of
 /// them has: five async closure calls and five objects.
-///
-/// The closures run on their caller's executor (`nonisolated(nonsending)`),
-/// as the container's trailing-closure factories do, so neither side
-/// switches to the global executor at each level.
 struct AsyncChainByHand: Sendable {
-    typealias Factory<T> = nonisolated(nonsending) @Sendable (AsyncChainByHand) async throws -> T
-    let e: Factory<E>
-    let d: Factory<D>
-    let c: Factory<C>
-    let b: Factory<B>
-    let a: Factory<A>
+    let e: @Sendable (AsyncChainByHand) async throws -> E
+    let d: @Sendable (AsyncChainByHand) async throws -> D
+    let c: @Sendable (AsyncChainByHand) async throws -> C
+    let b: @Sendable (AsyncChainByHand) async throws -> B
+    let a: @Sendable (AsyncChainByHand) async throws -> A
 }
 
 /// Not inlined, so that the loop calls the closures through their

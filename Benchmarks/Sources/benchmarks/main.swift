@@ -130,9 +130,8 @@ let started = now()
 let roundRunner = Runner(method: { var round = method; round.repetitions = 1; return round }()) { printError($0) }
 
 /// Measures one cell: the samples of the rows it fills (S6's run fills both
-/// S6 rows), by scenario index. Synchronous, as the scenarios but SC1, A1
-/// and A2 are (`measureAsyncCell`): run from an async function, they would
-/// not run under valgrind, which the async ones do not either.
+/// S6 rows), by scenario index. Synchronous, as every scenario but SC1 and
+/// A1–A3 is (those go through `measureAsyncCellWaiting`).
 func measureCell(_ index: Int, _ contender: Contender, with runner: Runner) -> [Int: Sample] {
     let scenario = scenarios[index]
     let sample: Sample?
