@@ -25,9 +25,46 @@ private final class MarkedQueueExecutor: SerialExecutor, @unchecked Sendable {
     }
 }
 
-/// How many resolves have started.
+/// Suspends its waiters until it is opened; no waiter spins. (With the
+/// factory polling a flag with `Task.yield()` on its actor's serial queue,
+/// and the test polling for arrivals the same way, the full suite stalled
+/// on a two-core machine until this test's time limit.)
+private final class Gate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiting.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+}
+
+/// Opens `all` once `expected` resolves have started.
 private final class Arrivals: Sendable {
-    let count = Atomic(0)
+    private let count = Mutex(0)
+    private let expected: Int
+    let all = Gate()
+
+    init(expected: Int) {
+        self.expected = expected
+    }
+
+    func arrive() {
+        if count.withLock({ count in count += 1; return count }) == expected { all.open() }
+    }
 }
 
 /// An actor on a `MarkedQueueExecutor`.
@@ -45,7 +82,7 @@ private actor QueueActor {
     /// `resolve(_:from:)`, counting the call in `arrivals` just before it
     /// asks (no suspension between the two).
     func resolve<T: Sendable>(_ type: T.Type, from container: Container, arrivals: Arrivals) async throws -> (onActorBefore: Bool, value: T) {
-        arrivals.count.add(1, ordering: .releasing)
+        arrivals.arrive()
         return (MarkedQueueExecutor.isCurrent, try await container.resolveAsync(type: type))
     }
 
@@ -206,28 +243,28 @@ struct AsyncFactoryExecutorTests {
             init(onActor: Bool) { self.onActor = onActor }
         }
         let creations = Atomic(0)
-        let open = Atomic(false)
+        let gate = Gate()
         let c = Container()
         c.register(type: Made.self) { (_: Resolver) async in
             creations.add(1, ordering: .relaxed)
             // Suspends (on the creating actor) until the other actor's
             // resolve has had time to find the creation in progress.
-            while !open.load(ordering: .acquiring) { await Task.yield() }
+            await gate.wait()
             return Made(onActor: MarkedQueueExecutor.isCurrent)
         }
         let first = QueueActor(), second = QueueActor()
-        let arrivals = Arrivals()
+        let arrivals = Arrivals(expected: 2)
         async let a = first.resolve(Made.self, from: c, arrivals: arrivals)
         async let b = second.resolve(Made.self, from: c, arrivals: arrivals)
         // However this ends, the factory is let go.
-        defer { open.store(true, ordering: .releasing) }
+        defer { gate.open() }
         // Both resolves have asked; the one that does not create finds the
         // creation in progress and waits for it, with no suspension
         // between its arrival and that wait, well within the sleep.
-        while arrivals.count.load(ordering: .acquiring) < 2 { await Task.yield() }
+        await arrivals.all.wait()
         try await Task.sleep(for: .milliseconds(20))
         #expect(creations.load(ordering: .relaxed) == 1)
-        open.store(true, ordering: .releasing)
+        gate.open()
         let (x, y) = try await (a, b)
         #expect(x.onActorBefore && y.onActorBefore)
         #expect(x.value === y.value)
