@@ -48,7 +48,7 @@ extension Container {
 ///
 /// ```swift
 /// container.trace { event in
-///     if event.outcome == .created, event.duration > .milliseconds(5) {
+///     if event.outcome == .created, event.duration > .milliseconds(100) {
 ///         print("slow factory: \(event.request) took \(event.duration)")
 ///     }
 /// }
