@@ -20,7 +20,7 @@ extension Container {
     ///     ProfileModel(api: try r.resolve())
     /// }
     /// let model = container.resolve(type: ProfileModel.self)                  // on the main actor
-    /// let model = try await container.resolveAsync(type: ProfileModel.self)   // from any task
+    /// let remoteModel = try await container.resolveAsync(type: ProfileModel.self)   // from any task
     /// ```
     @discardableResult
     public func register<T>(

@@ -15,7 +15,7 @@ extension Container {
     /// resolve from the container, so that it is shut down after them.
     ///
     /// Enable the trait on the dependency:
-    /// `.package(url: "https://github.com/…/Syringe", from: "1.0.0", traits: ["ServiceLifecycle"])`.
+    /// `.package(path: "../Syringe", traits: ["ServiceLifecycle"])`.
     ///
     /// ```swift
     /// let group = ServiceGroup(

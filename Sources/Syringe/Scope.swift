@@ -19,7 +19,7 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
     /// One instance per scope (`makeScope()`, `withScope`): a request's unit
     /// of work, shared by everything resolved in that scope and disposed
     /// when the scope closes. Resolving it where no scope is, or from a
-    /// `.shared` or `.weak` factory, is a `ResolutionError`.
+    /// `.shared` or `.weak` factory registered above every scope, is a `ResolutionError`.
     case scoped
 
     /// The scope's name as written in code: `"new"`, `"shared"`, `"graph"`, `"weak"`, `"scoped"`.
