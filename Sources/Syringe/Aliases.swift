@@ -5,14 +5,21 @@ extension Container {
     /// inside the resolve in progress (same object graph, same frames, one
     /// outermost resolve), then converts it.
     ///
-    /// Runs with a `Resolver` of the container that holds both the alias and
-    /// its target (`produceInScope` passes the holder), or, for a `.scoped`
-    /// target, of the container that was asked.
-    static func forwarding<T, U>(to target: Definition<T>, as alias: U.Type, name: String?) -> Definition<U>.Factory {
-        { resolver, arguments in
-            let holder = resolver.container
+    /// Runs with a `Resolver` of the container that was asked, and produces
+    /// the target as a resolve of it from there would: a `.new`, `.graph` or
+    /// `.scoped` target is built with that container's registrations (and a
+    /// `.new` one with disposers goes to its scope), a `.shared` or `.weak`
+    /// one in `holder`, which holds both the alias and its target.
+    ///
+    /// `holder` unretained: it holds the alias, so a strong reference would
+    /// be a cycle. The factory runs only inside a resolve that found the
+    /// alias from `holder` or a descendant of it, which the resolve holds,
+    /// and a container holds its ancestors: `holder` outlives every call.
+    static func forwarding<T, U>(to target: Definition<T>, in holder: Container, as alias: U.Type, name: String?) -> Definition<U>.Factory {
+        let holder = Unmanaged.passUnretained(holder)
+        return { resolver, arguments in
             let context = ResolutionContext.current
-            let instance = try holder.produceNested(target, holder: holder, arguments: arguments, context: context)
+            let instance = try resolver.container.produceNested(target, holder: holder.takeUnretainedValue(), arguments: arguments, context: context)
             // `as?` because `implements` cannot constrain `T` to be a `U`:
             // Swift has no "T conforms to the protocol U" constraint.
             guard let converted = instance as? U else {
@@ -26,14 +33,16 @@ extension Container {
     }
 
     /// The factory of an alias of an async registration: the async engine's
-    /// `forwarding(to:as:name:)`. On its resolver's executor, as the
-    /// engine is: the target's factory decides where it runs itself.
-    static func forwardingAsync<T, U>(to target: Definition<T>, as alias: U.Type, name: String?) -> Definition<U>.AsyncFactory.WithArgumentsOnCallersExecutor {
-        { resolver, arguments in
-            let holder = resolver.containerReference
+    /// `forwarding(to:in:as:name:)`, with the same containers. On its
+    /// resolver's executor, as the engine is: the target's factory decides
+    /// where it runs itself.
+    static func forwardingAsync<T, U>(to target: Definition<T>, in holder: Container, as alias: U.Type, name: String?) -> Definition<U>.AsyncFactory.WithArgumentsOnCallersExecutor {
+        // Unretained for the reason `forwarding` gives.
+        let holder = Unmanaged.passUnretained(holder)
+        return { resolver, arguments in
             // Unobserved: the alias's own resolve is the one observers see,
             // as on the synchronous path.
-            let instance = try await produceAsyncUnobserved(target, in: holder, holder: holder, arguments: arguments.pointer, parent: resolver.frame)
+            let instance = try await produceAsyncUnobserved(target, in: resolver.containerReference, holder: holder, arguments: arguments.pointer, parent: resolver.frame)
             guard let converted = instance as? U else {
                 let step = TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
                 throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),

@@ -175,6 +175,9 @@ extension Container {
         if container.withBorrowed({ $0.isClosed }) {
             throw definition.error(.closed, path: path(to: definition, below: parent))
         }
+        if definition.isolatedToMainActor {
+            return InstanceBox.make(try await produceOnMainActor(definition, in: container, holder: holder, arguments: arguments, parent: parent))
+        }
         // One call of `createSharedAsync`, so that it is inlined here.
         var target: AnyDefinition = definition
         // Unretained: `holder`, or the scope, an ancestor of `container`.
@@ -189,6 +192,35 @@ extension Container {
         }
         // `definition` or the scope's copy of it: a `Definition<T>` either way.
         return try await createSharedAsync(unsafeDowncast(target, to: Definition<T>.self), holder: targetHolder, arguments: arguments, parent: parent)
+    }
+
+    /// A main-actor registration's `.shared`, `.scoped` or `.weak` instance
+    /// for an async resolve: found or made by the synchronous engine, on the
+    /// main actor, as a synchronous resolve there would, joining this
+    /// resolve (`produceBridged`). So both kinds of resolve go through one
+    /// claim, the synchronous one, and the factory runs once: through the
+    /// async claim, an async resolve waiting for the main actor and a
+    /// synchronous one on it each ran the factory, and one instance was
+    /// dropped. An instance created this way is handed out in a box of its
+    /// own (the creation path only: an existing instance is returned before).
+    ///
+    /// Safe with the main thread's context: a job on the main actor starts
+    /// between two synchronous resolves there, never inside one.
+    @inline(never)
+    nonisolated(nonsending) static func produceOnMainActor<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+        // Unchecked: the main actor's job runs while this resolve waits for
+        // it, and reads nothing it does not; the caller holds `container`,
+        // `holder` and `definition`, and `arguments` stays valid until it returns.
+        let job = UncheckedSendable((definition, container, holder, arguments, parent))
+        let outcome: UncheckedSendable<Result<T, ResolutionError>> = await MainActor.run {
+            let (definition, container, holder, arguments, parent) = job.value
+            return UncheckedSendable(Result { () throws(ResolutionError) -> T in
+                try container.withBorrowed { (container) throws(ResolutionError) -> T in
+                    try container.produceBridged(definition, holder: holder, arguments: arguments, parent: parent)
+                }
+            })
+        }
+        return try outcome.value.get()
     }
 
     /// `constructAsync` for the outermost frame of a resolve, which then
@@ -242,10 +274,8 @@ extension Container {
                                   to: InstanceBox.self).value(as: T.self)
         case .weak:
             return try await reuseOrCreateWeakAsync(definition, holder: holder, arguments: arguments, parent: parent)
-        case .forward:
+        case .forward, .forwardToScoped:
             // An alias has no frame of its own, as on the synchronous path.
-            return try await Self.callAsyncFactory(definition, resolver: Resolver(container: holder, frame: parent), arguments: arguments, frame: parent)
-        case .forwardToScoped:
             return try await Self.callAsyncFactory(definition, resolver: Resolver(container: self, frame: parent), arguments: arguments, frame: parent)
         }
     }
@@ -504,6 +534,9 @@ extension Container {
     nonisolated(nonsending) func reuseOrCreateWeakAsync<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
         if let hooks = definition.hooksInSection(), hooks.hasDisposers {
             throw definition.error(.disposerWithoutOwner(scope: .weak), path: Self.path(to: definition, below: parent))
+        }
+        if definition.isolatedToMainActor {
+            return try await Self.produceOnMainActor(definition, in: .passUnretained(self), holder: holder, arguments: arguments, parent: parent)
         }
         return try await Self.inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in
             try await AsyncClaims.existingOrCreated(.definition(definition), for: frame) { () throws(ResolutionError) in

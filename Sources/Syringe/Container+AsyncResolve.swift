@@ -112,6 +112,9 @@ extension Container {
             }
             return try await Self.produceAsyncOutOfLine(definition, in: .passUnretained(self), holder: holder, arguments: Container.noArguments, parent: parent)
         case nil:
+            if isClosedAlongChain {
+                throw notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent)
+            }
             return nil
         }
     }
@@ -159,6 +162,9 @@ extension Container {
     }
 
     nonisolated(nonsending) func resolveAllAsync<T>(type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> [T] {
+        if isClosedAlongChain {
+            throw notRegistered(T.self, name: nil, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent)
+        }
         var instances: [T] = []
         for (definition, holder) in registrations(of: T.self) {
             if !syr_observed(), let box = definition.sharedBoxInSection() {

@@ -33,7 +33,7 @@ extension Container {
         installArgumentFree(T.self, name: name, in: scope) { kind, key in
             Definition(
                 kind: kind, key: key, argumentTypes: [],
-                factory: { resolver, _ in
+                mainActorFactory: { resolver, _ in
                     guard MainActorCheck.isCurrent else {
                         throw AsyncOnly(mainActor: true)
                     }

@@ -88,8 +88,8 @@ extension Container {
 
     /// Resolves an instance if one is registered; nil only when nothing is
     /// registered for the type and name. Any other failure (a missing
-    /// dependency, a cycle, a throwing factory) stops the program with its
-    /// diagnostic, as `resolve` does.
+    /// dependency, a cycle, a throwing factory, a closed container) stops
+    /// the program with its diagnostic, as `resolve` does.
     ///
     /// ```swift
     /// let lion = container.resolveIfRegistered(type: Animal.self, name: "Lion")   // nil
@@ -99,6 +99,9 @@ extension Container {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         guard let located = locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
+            if isClosedAlongChain {
+                Container.fail(notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: []), file: file, line: line)
+            }
             return nil
         }
         do {
@@ -109,7 +112,8 @@ extension Container {
     }
 
     /// Whether `resolve(type:name:)` would find a registration here or in a
-    /// parent.
+    /// parent: false once this container or an ancestor is closed, as
+    /// nothing resolves from it then.
     ///
     /// ```swift
     /// container.isRegistered(type: Animal.self, name: "Cat")   // true
@@ -118,11 +122,12 @@ extension Container {
     public func isRegistered<T>(type: T.Type = T.self, name: String? = nil) -> Bool {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
-        return locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) != nil
+        return locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) != nil && !isClosedAlongChain
     }
 
     /// Whether a registration taking runtime arguments of these types, in this
-    /// order, exists here or in a parent.
+    /// order, exists here or in a parent (false once this container or an
+    /// ancestor is closed).
     ///
     /// ```swift
     /// container.isRegistered(type: Endpoint.self, name: "tls", argumentTypes: String.self, Int.self, Bool.self)
@@ -136,6 +141,7 @@ extension Container {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         return locate(type: typeIdentity(T.self), signature: ArgumentSignature<repeat each Argument>.identity, name: name) != nil
+            && !isClosedAlongChain
     }
 
     /// Stops the program with `error`'s diagnostic, reported at the

@@ -28,6 +28,11 @@ extension Container {
     /// let plugins = try container.tryResolveAll(type: Plugin.self)
     /// ```
     public func tryResolveAll<T>(type: T.Type = T.self) throws(ResolutionError) -> [T] {
+        // As a resolve of one of them would: a closed container resolves
+        // nothing, not even its ancestors' existing `.shared` instances.
+        if isClosedAlongChain {
+            throw notRegistered(T.self, name: nil, signature: NoArguments.identity, argumentTypes: [])
+        }
         let found = registrations(of: T.self)
         // The definitions are held; the section keeps what they point to (a
         // `.shared` instance's box) alive while it is read.

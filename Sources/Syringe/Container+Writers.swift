@@ -12,9 +12,31 @@ extension Container {
     @usableFromInline
     func install(_ definition: AnyDefinition) {
         writerLock.withLock {
-            insertLocked(definition)
+            if isClosedNow {
+                installClosedLocked(definition)
+            } else {
+                insertLocked(definition)
+            }
         }
         Reclamation.poll()
+    }
+
+    /// A registration made in a closed container: kept, but an instance it
+    /// was given (`register(type:name:instance:)`) is taken out again, as
+    /// `close()` took the others', so that its resolves reach the engine's
+    /// closed check (`produceSlowly`) instead of reading the instance. Not
+    /// disposed: it came after the close. Call with the writer lock held.
+    ///
+    /// The flag is read under the lock, and `close()` sets it before taking
+    /// the lock to take the instances: if its section has run, this one
+    /// sees the flag; if it has not, it takes this instance itself.
+    private func installClosedLocked(_ definition: AnyDefinition) {
+        insertLocked(definition)
+        // Kept, not released: a resolve may have found the registration
+        // since it was inserted, and be reading the box.
+        if let pending = definition.takeSharedInstanceForClosing(keeping: &keptBoxes), let box = pending.retiring {
+            keptBoxes.keep(box)
+        }
     }
 
     /// Call with the writer lock held.

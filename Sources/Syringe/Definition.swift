@@ -289,14 +289,21 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
     }
 
-    /// A registration with both: resolved asynchronously with the async
-    /// factory, synchronously with `factory` (which may still throw
-    /// `AsyncOnly`: see `Container.register(type:name:in:isolatedTo:factory:)`).
+    /// A main-actor registration (`Container.register(type:name:in:isolatedTo:factory:)`),
+    /// which has both factories: resolved synchronously with `factory`
+    /// (which throws `AsyncOnly` off the main actor), asynchronously with
+    /// the async one, except its `.shared`, `.scoped` and `.weak` instances
+    /// (see `Container.produceOnMainActor`).
     @usableFromInline
-    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory, asyncFactory: consuming AsyncFactory) {
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], mainActorFactory factory: @escaping Factory, asyncFactory: consuming AsyncFactory) {
         self.factory = factory
-        self.extras = DefinitionExtras(kind: kind, asyncFactory: asyncFactory)
+        self.extras = DefinitionExtras(kind: kind, asyncFactory: asyncFactory, isolatedToMainActor: true)
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
+    }
+
+    /// Whether the factories are isolated to the main actor.
+    var isolatedToMainActor: Bool {
+        extras?.isolatedToMainActor ?? false
     }
 
     /// A `.shared` registration of `instance`, which exists already: its
@@ -644,11 +651,15 @@ final class DefinitionExtras<T>: Sendable {
     /// For a `.scoped` registration, the scope-local copies freed scopes
     /// gave back; shared with the copies, like the rest.
     let pool = ScopeLocalPool()
+    /// Whether the factories are isolated to the main actor (see
+    /// `Container.register(type:name:in:isolatedTo:factory:)`).
+    let isolatedToMainActor: Bool
 
     @usableFromInline
-    init(kind: AnyDefinition.Kind, asyncFactory: consuming Definition<T>.AsyncFactory?) {
+    init(kind: AnyDefinition.Kind, asyncFactory: consuming Definition<T>.AsyncFactory?, isolatedToMainActor: Bool = false) {
         self.weak = kind == .weak ? WeakInstanceBox<T>() : nil
         self.asyncFactory = asyncFactory
+        self.isolatedToMainActor = isolatedToMainActor
     }
 
     /// Calls the async factory (there must be one) with `resolver` and, if

@@ -35,12 +35,8 @@ extension Container {
         defer { syr_read_exit(section) }
         let step = TypeName.step(T.self, name: name, argumentTypes: argumentTypes)
         let path = explicitPath ?? ((asyncParent?.pathText ?? ResolutionContext.current.pathText) + [step])
-        var walked: Container? = self
-        while let current = walked {
-            if current.isClosed {
-                return ResolutionError(reason: .closed, type: T.self, name: name, argumentTypes: argumentTypes, path: path)
-            }
-            walked = current.parent
+        if isClosedAlongChain {
+            return ResolutionError(reason: .closed, type: T.self, name: name, argumentTypes: argumentTypes, path: path)
         }
         let finder = NearMatches(type: T.self, name: name.map(KeyName.canonical), signature: signature)
         var container: Container? = self
@@ -59,6 +55,23 @@ extension Container {
                            argumentTypes: argumentTypes, error: error, asyncParent: asyncParent)
         }
         return error
+    }
+}
+
+extension Container {
+    /// Whether this container or one of its ancestors is closed: then a
+    /// key it does not hold itself is found nowhere (see `locate`), and a
+    /// request that finds nothing fails with `.closed`.
+    @usableFromInline
+    var isClosedAlongChain: Bool {
+        var walked: Container? = self
+        while let current = walked {
+            if current.isClosed {
+                return true
+            }
+            walked = current.parent
+        }
+        return false
     }
 }
 

@@ -100,8 +100,14 @@ extension Container {
         return locate(type: type, signature: signature)
     }
 
-    /// Finds an unnamed key. One copy for all types. A closed container is
-    /// not checked here (see `produceSlowly`; a miss reports `.closed`).
+    /// Finds an unnamed key. One copy for all types.
+    ///
+    /// A closed container ends the walk when the key is not in its own
+    /// table: nothing resolves through it, and the miss reports `.closed`
+    /// (`notRegistered`). A key in its own table is not checked here, so
+    /// that a resolve from the root pays nothing: `close()` took the
+    /// instances of its registrations, so their resolves reach
+    /// `produceSlowly`, which checks.
     @usableFromInline
     func locate(type: UnsafeRawPointer, signature: UnsafeRawPointer) -> Located? {
         // Hashed once for the walk: a resolve from a request's scope misses
@@ -116,7 +122,8 @@ extension Container {
         walkAncestors { $0.lookup(type: type, signature: signature, named: name) }
     }
 
-    /// Probes this container's table, then each ancestor's, until one has the key.
+    /// Probes this container's table, then each ancestor's, until one has
+    /// the key, or the walk would leave a closed container.
     ///
     /// A scope-local definition (a scope's own copy of a `.scoped`
     /// registration) is passed over once the walk has left a scope: a scope
@@ -133,10 +140,12 @@ extension Container {
             if let found = container._withUnsafeGuaranteedRef({ probe($0.table) }) {
                 return Located(definition: found, holder: container)
             }
-            let next: (isScope: Bool, parent: Unmanaged<Container>?) = container._withUnsafeGuaranteedRef { current in
-                (current.isScope, current.parent.map { Unmanaged.passUnretained($0) })
+            // The closed flag relaxed, as `isClosedNow` reads it: a resolve
+            // that misses a concurrent close is one that began before it.
+            let next: (isScope: Bool, isClosed: Bool, parent: Unmanaged<Container>?) = container._withUnsafeGuaranteedRef { current in
+                (current.isScope, current.isClosedNow, current.parent.map { Unmanaged.passUnretained($0) })
             }
-            guard let parent = next.parent else {
+            guard let parent = next.parent, !next.isClosed else {
                 return nil
             }
             container = parent
@@ -149,10 +158,10 @@ extension Container {
             if let found = container._withUnsafeGuaranteedRef({ probe($0.table) }), !Self.isScopeLocal(found) {
                 return Located(definition: found, holder: container)
             }
-            let parent: Unmanaged<Container>? = container._withUnsafeGuaranteedRef { current in
-                current.parent.map { Unmanaged.passUnretained($0) }
+            let next: (isClosed: Bool, parent: Unmanaged<Container>?) = container._withUnsafeGuaranteedRef { current in
+                (current.isClosedNow, current.parent.map { Unmanaged.passUnretained($0) })
             }
-            guard let parent else {
+            guard let parent = next.parent, !next.isClosed else {
                 return nil
             }
             container = parent

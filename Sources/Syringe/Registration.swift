@@ -87,9 +87,9 @@ public struct Registration<T>: Sendable {
         let key = DefinitionKey(type: typeIdentity(U.self), signature: target.key.signature, name: name)
         let alias = target.isAsync
             ? Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes,
-                            asyncFactory: .withArgumentsOnCallersExecutor(Container.forwardingAsync(to: target, as: U.self, name: name)))
+                            asyncFactory: .withArgumentsOnCallersExecutor(Container.forwardingAsync(to: target, in: container, as: U.self, name: name)))
             : Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes,
-                            factory: Container.forwarding(to: target, as: U.self, name: name))
+                            factory: Container.forwarding(to: target, in: container, as: U.self, name: name))
         container.install(alias: alias, of: target)
         return self
     }

@@ -18,12 +18,10 @@ extension Container {
                 return try reuseOrCreateWeak(definition, holder: holder, arguments: arguments, context: context)
             case .scoped, .scopeLocal:
                 return try produceScoped(definition, holder: holder, arguments: arguments, context: context)
-            case .forward:
-                // An alias has no frame of its own: its target's frame is the step.
-                // Its factory (see Aliases.swift) forwards from the holder,
-                // which holds both the alias and its target.
-                return try callFactory(definition, resolver: Resolver(container: holder), arguments: arguments, context: context)
-            case .forwardToScoped:
+            case .forward, .forwardToScoped:
+                // An alias has no frame of its own: its target's frame is the
+                // step. Its factory (see Aliases.swift) produces the target
+                // as a resolve of it from this container would.
                 return try callFactory(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
             }
         }

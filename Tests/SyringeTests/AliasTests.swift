@@ -298,6 +298,44 @@ struct AliasTests {
         #expect(child.resolve(type: Reader.self) === parent.resolve(type: Store.self))
     }
 
+    @Test("a parent's alias of a .new or .graph registration, resolved from a child, builds it with the child's registrations, as resolving the type there does",
+          arguments: [Scope.new, .graph])
+    func aliasResolvesFromAskedContainer(scope: Scope) throws {
+        let parent = Container()
+        parent.register(type: Int.self, instance: 1)
+        parent.register(type: Store.self, in: scope) { r in Store(seed: try r.resolve(type: Int.self)) }
+            .implements(Reader.self)
+        let child = Container(parent: parent)
+        child.register(type: Int.self, instance: 2)
+        #expect(try child.tryResolve(type: Store.self).seed == 2)
+        #expect(try child.tryResolve(type: Reader.self).read() == 2)
+        #expect(try parent.tryResolve(type: Reader.self).read() == 1)
+    }
+
+    @Test("an async alias, resolved from a child, builds its .new registration with the child's registrations")
+    func asyncAliasResolvesFromAskedContainer() async throws {
+        let parent = Container()
+        parent.register(type: Int.self, instance: 1)
+        parent.register(type: Store.self, in: .new) { (r: Resolver) async throws in Store(seed: try await r.resolve(type: Int.self)) }
+            .implements(Reader.self)
+        let child = Container(parent: parent)
+        child.register(type: Int.self, instance: 2)
+        #expect(try await child.resolveAsync(type: Store.self).seed == 2)
+        #expect(try await child.resolveAsync(type: Reader.self).read() == 2)
+        #expect(try await parent.resolveAsync(type: Reader.self).read() == 1)
+    }
+
+    @Test("a parent's alias of a .shared registration still builds it with the parent's registrations")
+    func sharedAliasResolvesFromHolder() throws {
+        let parent = Container()
+        parent.register(type: Int.self, instance: 1)
+        parent.register(type: Store.self) { r in Store(seed: try r.resolve(type: Int.self)) }.implements(Reader.self)
+        let child = Container(parent: parent)
+        child.register(type: Int.self, instance: 2)
+        #expect(try child.tryResolve(type: Reader.self).read() == 1)
+        #expect(try child.tryResolve(type: Store.self) === (try parent.tryResolve(type: Reader.self)))
+    }
+
     @Test("an alias to a class-bound existential and to AnyObject")
     func aliasToExistentials() {
         let c = Container()

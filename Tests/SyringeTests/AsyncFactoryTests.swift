@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import Syringe
@@ -765,6 +766,27 @@ struct MainActorFactoryTests {
             #expect(onMain == elsewhere)
             #expect(try await MainActor.run { try ObjectIdentifier(c.tryResolve(type: ProfileModel.self)) } == onMain)
         }
+    }
+
+    @Test("an await that reached the main actor's queue while a synchronous resolve there created the instance does not create a second",
+          arguments: [Scope.shared, .weak, .scoped])
+    @MainActor
+    func createdOnceWhileAwaitWaitsForMainActor(scope: Scope) async throws {
+        let runs = Counter()
+        let app = Container()
+        app.register(type: ProfileModel.self, in: scope, isolatedTo: MainActor.self) { _ in
+            _ = Tracked(runs)
+            return ProfileModel(connection: Connection(sync: ()))
+        }
+        let c = scope == .scoped ? app.makeScope() : app
+        let fromElsewhere = Task.detached { try await c.resolveAsync(type: ProfileModel.self) }
+        // Holds the main actor: the detached resolve gets as far as waiting
+        // for it. Then a synchronous resolve here creates the instance first.
+        usleep(200_000)
+        let onMain = try c.tryResolve(type: ProfileModel.self)
+        let elsewhere = try await fromElsewhere.value
+        #expect(onMain === elsewhere)
+        #expect(runs.created == 1, "the factory ran \(runs.created) times")
     }
 
     @Test("a .shared main-actor registration is created once, whether resolved with or without await")

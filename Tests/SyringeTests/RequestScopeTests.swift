@@ -210,6 +210,60 @@ struct RequestScopeTests {
         expectResolutionError(.closed) { try app.makeScope().tryResolve(type: Tracked.self) }
     }
 
+    @Test("a closed scope refuses its parent's existing .shared instance too, through every way of resolving")
+    func closedScopeRefusesParentsInstance() async throws {
+        let shared = Counter()
+        let app = requestWiring(scoped: Counter(), shared: shared)
+        let tracked = try app.tryResolve(type: Tracked.self)
+        let scope = app.makeScope()
+        #expect(try scope.tryResolve(type: Tracked.self) === tracked)
+        try await scope.close()
+        expectResolutionError(.closed) { try scope.tryResolve(type: Tracked.self) }
+        expectResolutionError(.closed) { try Container(parent: scope).tryResolve(type: Tracked.self) }
+        expectResolutionError(.closed) { try scope.tryResolveAll(type: Tracked.self) }
+        await expectAsyncResolutionError(.closed) { try await scope.resolveAsync(type: Tracked.self) }
+        await expectAsyncResolutionError(.closed) { try await scope.resolveIfRegisteredAsync(type: Tracked.self) }
+        await expectAsyncResolutionError(.closed) { try await scope.resolveAllAsync(type: Tracked.self) }
+        #expect(!scope.isRegistered(type: Tracked.self))
+        // The app is open: it still has its instance, and a scope made now does too.
+        #expect(app.isRegistered(type: Tracked.self))
+        #expect(try app.makeScope().tryResolve(type: Tracked.self) === tracked)
+        #expect(shared.created == 1)
+    }
+
+    @Test("a registration made in a closed scope or container is not resolved: .closed, even for a given instance")
+    func registrationAfterClose() async throws {
+        let app = Container()
+        let scope = app.makeScope()
+        try await scope.close()
+        scope.register(type: RequestTag.self, instance: RequestTag(value: "late"))
+        scope.register(type: Int.self) { _ in 7 }
+        expectResolutionError(.closed) { try scope.tryResolve(type: RequestTag.self) }
+        expectResolutionError(.closed) { try scope.tryResolve(type: Int.self) }
+        await expectAsyncResolutionError(.closed) { try await scope.resolveAsync(type: RequestTag.self) }
+        #expect(!scope.isRegistered(type: RequestTag.self))
+        try await app.close()
+        app.register(type: RequestTag.self, instance: RequestTag(value: "late"))
+        expectResolutionError(.closed) { try app.tryResolve(type: RequestTag.self) }
+    }
+
+    @Test("a parent's alias of a .new registration with a disposer, resolved in a scope, is disposed by that scope")
+    func aliasOfDisposedNewInScope() async throws {
+        let disposed = Atomic(0)
+        let app = Container()
+        app.register(type: RequestWork.self, in: .new) { _ in RequestWork(id: RequestTag(value: "x"), counter: Counter()) }
+            .onDispose { _ in disposed.add(1, ordering: .relaxed) }
+            .implements(AnyObject.self, name: "work")
+        let scope = app.makeScope()
+        _ = try scope.tryResolve(type: RequestWork.self)
+        _ = try scope.tryResolve(type: AnyObject.self, name: "work")
+        _ = try await scope.resolveAsync(type: AnyObject.self, name: "work")
+        #expect(disposed.load(ordering: .relaxed) == 0)
+        try await scope.close()
+        #expect(disposed.load(ordering: .relaxed) == 3)
+        expectResolutionError(.disposerWithoutOwner(scope: .new)) { try app.tryResolve(type: AnyObject.self, name: "work") }
+    }
+
     // `close()` takes only the instances it has a disposer to run for; the
     // others stay in their registrations, and must go with their owner all
     // the same.
