@@ -216,11 +216,34 @@ extension Container {
             let (definition, container, holder, arguments, parent) = job.value
             return UncheckedSendable(Result { () throws(ResolutionError) -> T in
                 try container.withBorrowed { (container) throws(ResolutionError) -> T in
-                    try container.produceBridged(definition, holder: holder, arguments: arguments, parent: parent)
+                    try container.produceJoining(definition, holder: holder, arguments: arguments, parent: parent)
                 }
             })
         }
         return try outcome.value.get()
+    }
+
+    /// `produceBridged` for `produceOnMainActor`, unobserved: the async
+    /// resolve reports this registration's resolve itself (an alias's, its
+    /// alias's), once, as for every async registration, and is told here
+    /// whether it created the instance. What the factory resolves is
+    /// reported by the synchronous engine, as in any bridged resolve.
+    private func produceJoining<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) throws(ResolutionError) -> T {
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        let context = ResolutionContext.current
+        let outer = context.asyncParent
+        if let parent {
+            context.asyncParent = parent.unlessEnded
+        }
+        let creations = context.creations
+        defer {
+            context.asyncParent = outer
+            if context.creations != creations {
+                Container.markCreationIfObserved()
+            }
+        }
+        return try produceUnobserved(.passUnretained(definition), holder: .passUnretained(holder), arguments: arguments)
     }
 
     /// `constructAsync` for the outermost frame of a resolve, which then
@@ -536,6 +559,10 @@ extension Container {
             throw definition.error(.disposerWithoutOwner(scope: .weak), path: Self.path(to: definition, below: parent))
         }
         if definition.isolatedToMainActor {
+            // A live instance without the hop, as on every other path.
+            if let live = try definition.liveWeakInstance() {
+                return live
+            }
             return try await Self.produceOnMainActor(definition, in: .passUnretained(self), holder: holder, arguments: arguments, parent: parent)
         }
         return try await Self.inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> T in

@@ -178,9 +178,9 @@ extension Container {
 
 extension AnyDefinition {
     /// Whether the factory resolves from the container holding the
-    /// registration (`.shared`, `.weak`, aliases) rather than the one asked.
+    /// registration (`.shared`, `.weak`) rather than the one asked.
     var resolvesFromHolder: Bool {
-        kind == .shared || kind == .weak || kind == .forward
+        kind == .shared || kind == .weak
     }
 
     /// Whether its instance outlives a scope (`.shared`, `.weak`): what it

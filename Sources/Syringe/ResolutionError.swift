@@ -8,10 +8,10 @@
 ///     let screen = try container.tryResolve(type: Screen.self)
 /// } catch {
 ///     print(error)
-///     // Syringe could not resolve Service: nothing is registered for it.
+///     // Syringe could not resolve Service: nothing is registered for it in this container or its parents.
 ///     //   path: Screen → ViewModel → Service
 ///     //   did you mean:
-///     //     • ServiceImp, registered as its concrete type; register it `as Service` or add `.implements(Service.self)`
+///     //     • ServiceImp, registered as its own type; if it is a Service, register it `as Service` or add `.implements(Service.self)`
 /// }
 /// ```
 public struct ResolutionError: Error, CustomStringConvertible, Sendable {

@@ -2,7 +2,9 @@
 ///
 /// ```swift
 /// let report = try container.validate()
-/// print(report)   // 41 registrations validated; not validated: Endpoint(String, Int) (runtime arguments, no sample)
+/// print(report)
+/// // 41 registrations validated; not validated:
+/// //   • Endpoint(String, Int): takes runtime arguments; give it a sample with `SampleArguments.add(for:name:arguments:)`
 /// ```
 public struct ValidationReport: Sendable, CustomStringConvertible {
     /// A registration the pass could not check.
@@ -52,7 +54,7 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
 /// do {
 ///     try container.validate()
 /// } catch {
-///     print(error)   // Syringe found 3 problems in 41 registrations: … each with its path and near matches
+///     print(error)   // Syringe found 3 problems in 41 validated registrations: … each with its path and near matches
 ///     for problem in error.problems { if case .notRegistered = problem.reason { … } }
 /// }
 /// ```

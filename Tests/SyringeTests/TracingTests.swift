@@ -207,6 +207,20 @@ private final class Recorder: Sendable {
         #expect(recorder.lines == ["TService - created 0"])
     }
 
+    @Test func anAsyncResolveOfAMainActorSingletonIsOneEvent() async throws {
+        let container = Container()
+        container.register(type: TLeaf.self, isolatedTo: MainActor.self) { _ in TLeaf() }
+        container.register(type: TServiceImp.self, isolatedTo: MainActor.self) { _ in TServiceImp() }
+            .implements((any TService).self)
+        let recorder = Recorder()
+        recorder.start(on: container)
+        defer { container.stopTracing() }
+        _ = try await container.resolveAsync(type: TLeaf.self)
+        _ = try await container.resolveAsync(type: TLeaf.self)
+        _ = try await container.resolveAsync(type: (any TService).self)
+        #expect(recorder.lines == ["TLeaf shared created 0", "TLeaf shared reused 0", "TService - created 0"])
+    }
+
     @Test func whatACallbacksResolveResolvesIsTwoLevelsDown() throws {
         final class Node: @unchecked Sendable { var middle: TMiddle? }
         let container = Container()
