@@ -140,12 +140,15 @@ extension Container {
             if let found = container._withUnsafeGuaranteedRef({ probe($0.table) }) {
                 return Located(definition: found, holder: container)
             }
-            // The closed flag relaxed, as `isClosedNow` reads it: a resolve
-            // that misses a concurrent close is one that began before it.
-            let next: (isScope: Bool, isClosed: Bool, parent: Unmanaged<Container>?) = container._withUnsafeGuaranteedRef { current in
-                (current.isScope, current.isClosedNow, current.parent.map { Unmanaged.passUnretained($0) })
+            // A closed container reads as one without a parent: one exit
+            // for both, which kept a resolve from the root as short as it
+            // was (a separate one cost S2 two instructions). The flag is
+            // relaxed, as `isClosedNow` reads it: a resolve that misses a
+            // concurrent close is one that began before it.
+            let next: (isScope: Bool, parent: Unmanaged<Container>?) = container._withUnsafeGuaranteedRef { current in
+                (current.isScope, current.isClosedNow ? nil : current.parent.map { Unmanaged.passUnretained($0) })
             }
-            guard let parent = next.parent, !next.isClosed else {
+            guard let parent = next.parent else {
                 return nil
             }
             container = parent
@@ -158,10 +161,10 @@ extension Container {
             if let found = container._withUnsafeGuaranteedRef({ probe($0.table) }), !Self.isScopeLocal(found) {
                 return Located(definition: found, holder: container)
             }
-            let next: (isClosed: Bool, parent: Unmanaged<Container>?) = container._withUnsafeGuaranteedRef { current in
-                (current.isClosedNow, current.parent.map { Unmanaged.passUnretained($0) })
+            let parent: Unmanaged<Container>? = container._withUnsafeGuaranteedRef { current in
+                current.isClosedNow ? nil : current.parent.map { Unmanaged.passUnretained($0) }
             }
-            guard let parent = next.parent, !next.isClosed else {
+            guard let parent else {
                 return nil
             }
             container = parent
