@@ -197,7 +197,7 @@ extension Container {
     /// A main-actor registration's `.shared`, `.scoped` or `.weak` instance
     /// for an async resolve: found or made by the synchronous engine, on the
     /// main actor, as a synchronous resolve there would, joining this
-    /// resolve (`produceBridged`). So both kinds of resolve go through one
+    /// resolve (`produceJoining`). So both kinds of resolve go through one
     /// claim, the synchronous one, and the factory runs once: through the
     /// async claim, an async resolve waiting for the main actor and a
     /// synchronous one on it each ran the factory, and one instance was
