@@ -497,7 +497,7 @@ extension Container {
         if let hooks = definition.hooksInSection(), hooks.hasCallbacks {
             frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
                 if let retracted = definition.retractShared(box) {
-                    Reclamation.retire(retracted)
+                    Reclamation.retireAndPoll(retracted)
                 }
             }
         }

@@ -126,7 +126,7 @@ extension Container {
                 for item in ordered.items {
                     _ = await item.dispose()
                     if let retiring = item.retiring {
-                        Reclamation.retire(retiring)
+                        Reclamation.retireAndPoll(retiring)
                     }
                 }
             }

@@ -50,11 +50,21 @@ extension Container {
     /// `implements` its own type and name) leaves it reachable through the
     /// alias, so not retired for the resolves that found it (see
     /// `Definition.isRetired`).
+    ///
+    /// A scope's copy of a `.scoped` registration that a registration made
+    /// in the scope replaces (a per-request value of the same type, say)
+    /// stays in the registry, unreachable by key but not retired: the
+    /// instance it holds is one the scope created, and the scope's `close()`
+    /// disposes it with the others, however the key was written since.
     @inline(__always)
     func insertLocked(_ definition: consuming AnyDefinition, aliasTarget: AnyDefinition? = nil) {
         let raw = Unmanaged.passUnretained(definition).toOpaque()
         if let replaced = table.insert(definition.key, raw) {
             let old = Unmanaged<AnyDefinition>.fromOpaque(replaced).takeUnretainedValue()
+            guard old.kind != .scopeLocal else {
+                registry.append(consume definition)
+                return
+            }
             registry.replace(old, with: definition)
             dropAliases(of: old)
             retire(old, reachable: old === aliasTarget)
@@ -105,6 +115,8 @@ extension Container {
     /// Removes every registration of `type` under `name`, whatever its
     /// runtime arguments. Instances already resolved are not affected; the
     /// container's own references go as `releaseSharedInstances()` describes.
+    /// A scope's `.scoped` instances are not registrations of the scope: they
+    /// stay until it closes.
     ///
     /// ```swift
     /// container.remove(type: Animal.self, name: "Cat")
@@ -123,15 +135,25 @@ extension Container {
         Reclamation.poll()
     }
 
-    /// Removes every registration of this container (not its parent's).
+    /// Removes every registration of this container (not its parent's). A
+    /// scope's `.scoped` instances stay until it closes.
     ///
     /// ```swift
     /// container.removeAll()
     /// ```
     public func removeAll() {
         writerLock.withLock {
+            let live = registry.live
+            guard live.allSatisfy({ $0.kind != .scopeLocal }) else {
+                // A scope with `.scoped` instances: its registrations go one
+                // by one, and its copies of `.scoped` registrations stay.
+                for definition in live where definition.kind != .scopeLocal && isLive(definition) {
+                    remove(definition.key)
+                }
+                return
+            }
             table.removeAll()
-            for definition in registry.live {
+            for definition in live {
                 retire(definition)
             }
             registry = Registry()
@@ -140,7 +162,9 @@ extension Container {
     }
 
     /// Drops this container's `.shared` instances; the next resolve of each
-    /// creates a new one. `.weak` instances are unaffected: nothing holds them.
+    /// creates a new one. `.weak` instances are unaffected: nothing holds them,
+    /// and neither are a scope's `.scoped` instances: each is its scope's one
+    /// instance until the scope closes.
     ///
     /// When it returns, an instance that nothing outside the container holds
     /// has been deinitialised, unless a resolve was running on another thread
@@ -155,7 +179,7 @@ extension Container {
     /// ```
     public func releaseSharedInstances() {
         writerLock.withLock {
-            for definition in registry.live {
+            for definition in registry.live where definition.kind != .scopeLocal {
                 if let box = definition.takeSharedInstance() {
                     Reclamation.retire(box)
                 }
@@ -192,8 +216,13 @@ extension Container {
         writerLock.withLock { registry.ordered }
     }
 
-    /// Call with the writer lock held.
+    /// Call with the writer lock held. A scope's copy of a `.scoped`
+    /// registration under `key` stays: it is not a registration of the
+    /// scope, and its instance is disposed when the scope closes.
     private func remove(_ key: DefinitionKey) {
+        if let found = lookupUnretained(key), found._withUnsafeGuaranteedRef({ $0.kind == .scopeLocal }) {
+            return
+        }
         guard let removed = table.remove(key) else { return }
         let old = Unmanaged<AnyDefinition>.fromOpaque(removed).takeUnretainedValue()
         registry.drop(old)

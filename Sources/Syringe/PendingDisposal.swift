@@ -249,7 +249,7 @@ struct PendingDisposal: @unchecked Sendable {
         Task {
             _ = await dispose()
             if let retiring {
-                Reclamation.retire(retiring)
+                Reclamation.retireAndPoll(retiring)
             }
         }
     }

@@ -19,6 +19,19 @@ enum Reclamation {
         syr_reclaim_retire(Unmanaged.passRetained(object).toOpaque(), releaseRetired)
     }
 
+    /// `retire` for a caller that is not a writer, and so polls nowhere
+    /// after it (a failed resolve taking back what it published, the task
+    /// that disposes an abandoned instance): retires `object` and polls.
+    /// Outside every section, `object` is freed here if no resolve can reach
+    /// it, or by the reclaimer's thread soon after one that could has ended;
+    /// without the poll it waited for the next writer anywhere in the
+    /// process. Inside a section (a synchronous resolve's), the retire
+    /// wakes the reclaimer's thread and the poll does nothing.
+    static func retireAndPoll(_ object: AnyObject) {
+        retire(object)
+        poll()
+    }
+
     /// Frees what has become safe to free. Call after a writer operation,
     /// outside every lock: releasing runs `deinit`s, user code that may
     /// register or resolve. Does nothing inside a resolve (a factory or a

@@ -43,6 +43,10 @@ public struct Registration<T>: Sendable {
     /// one (resolving such an instance where no scope is is a
     /// `ResolutionError`, as is a `.weak` registration with a disposer: nothing
     /// would ever run it). `close()` runs disposers newest instance first.
+    /// Add disposers and callbacks when you register, before scopes use the
+    /// registration: a scope takes a `.scoped` registration's disposers and
+    /// callbacks when it first resolves it, so one added later reaches the
+    /// scopes that resolve it from then on, not an instance a scope already has.
     ///
     /// ```swift
     /// app.register(type: Database.self) { _ in try Database.open(path: "app.sqlite") }

@@ -109,7 +109,7 @@ extension Container {
             if let hooks = definition.loadHooks(), hooks.hasCallbacks {
                 context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { _ in
                     if let retracted = definition.retractShared(box) {
-                        Reclamation.retire(retracted)
+                        Reclamation.retireAndPoll(retracted)
                     }
                 }
             }

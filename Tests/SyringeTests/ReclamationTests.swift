@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Syringe
 
@@ -135,6 +136,44 @@ struct ReclamationTests {
             c.remove(type: Released.self, name: "target")
             require(weakAliasInstance == nil, "the target's instance outlived it")
             require(weakCapture == nil, "a callback's capture outlived its registration")
+        }
+    }
+
+    @Test("what no writer retires is freed with no writer after it: a failed async resolve's instance, validate()'s disposed one")
+    func retiredOutsideWritersFreed() async {
+        await #expect(processExitsWith: .success) {
+            struct Refused: Error {}
+            /// Waits for the reclaimer's thread (it frees within about 16 ms
+            /// of being woken); no writer runs meanwhile.
+            func freedSoon(_ isFreed: () -> Bool) -> Bool {
+                for _ in 0..<2_000 where !isFreed() {
+                    usleep(1_000)
+                }
+                return isFreed()
+            }
+            final class Watched: @unchecked Sendable {
+                // Unchecked: written by one callback, read after it.
+                weak var instance: Released?
+                let disposed = Mutex(false)
+            }
+            let c = Container()
+            let failed = Watched()
+            c.register(type: Released.self) { (_: Resolver) async in Released() }
+                .onResolved { _, instance in
+                    failed.instance = instance
+                    throw Refused()
+                }
+            _ = try? await c.resolveAsync(type: Released.self)
+            require(freedSoon { failed.instance == nil }, "an async .shared instance whose onResolved threw is still alive")
+
+            let v = Container()
+            let validated = Watched()
+            v.register(type: Released.self, in: .scoped) { _ in Released() }
+                .onResolved { _, instance in validated.instance = instance }
+                .onDispose { _ async in validated.disposed.withLock { $0 = true } }
+            _ = try? v.validate()
+            require(freedSoon { validated.disposed.withLock { $0 } && validated.instance == nil },
+                    "validate()'s .scoped instance with an async disposer is still alive after its disposal")
         }
     }
 

@@ -326,4 +326,71 @@ struct RequestScopeTests {
     func scopedDescription() {
         #expect(Scope.scoped.description == "scoped")
     }
+
+    /// Disposals counted across closures.
+    final class Disposals: Sendable {
+        private let value = Atomic(0)
+        var count: Int { value.load(ordering: .relaxed) }
+        func add() { value.add(1, ordering: .relaxed) }
+    }
+
+    /// `.scoped` registrations of `Tracked`, sync and async, whose disposals
+    /// `disposed` counts.
+    private func scopedWiring(counter: Counter, disposed: Disposals) -> Container {
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(counter) }
+            .onDispose { _ in disposed.add() }
+        app.register(type: Tracked.self, name: "async", in: .scoped) { (_: Resolver) async in Tracked(counter) }
+            .onDispose { _ async in disposed.add() }
+        return app
+    }
+
+    @Test("a scope's writers leave its .scoped instances alone: releaseSharedInstances, remove and removeAll keep the one instance, and close disposes it",
+          arguments: ["releaseSharedInstances", "remove", "removeAll"])
+    func writersKeepScopedInstances(writer: String) async throws {
+        let counter = Counter()
+        let disposed = Disposals()
+        let app = scopedWiring(counter: counter, disposed: disposed)
+        let scope = app.makeScope()
+        scope.register(type: RequestTag.self, instance: RequestTag(value: "b7c1"))
+        let first = try scope.tryResolve(type: Tracked.self)
+        let firstAsync = try await scope.resolveAsync(type: Tracked.self, name: "async")
+        switch writer {
+        case "releaseSharedInstances":
+            scope.releaseSharedInstances()
+        case "remove":
+            scope.remove(type: Tracked.self)
+            scope.remove(type: Tracked.self, name: "async")
+        default:
+            scope.removeAll()
+            #expect(!scope.isRegistered(type: RequestTag.self), "the scope's own registration goes")
+        }
+        #expect(try scope.tryResolve(type: Tracked.self) === first)
+        #expect(try await scope.resolveAsync(type: Tracked.self, name: "async") === firstAsync)
+        #expect(counter.created == 2)
+        try await scope.close()
+        #expect(disposed.count == 2)
+    }
+
+    @Test("a registration made in a scope over a .scoped instance it has: later resolves get the new one, and close disposes both")
+    func registrationOverScopedInstance() async throws {
+        let counter = Counter()
+        let disposed = Disposals()
+        let app = scopedWiring(counter: counter, disposed: disposed)
+        let scope = app.makeScope()
+        _ = try scope.tryResolve(type: Tracked.self)
+        let given = Tracked(counter)
+        scope.register(type: Tracked.self, instance: given)
+            .onDispose { _ in disposed.add() }
+        #expect(try scope.tryResolve(type: Tracked.self) === given)
+        // The scope's own .scoped registration, over its copy of the app's.
+        _ = try await scope.resolveAsync(type: Tracked.self, name: "async")
+        scope.register(type: Tracked.self, name: "async", in: .scoped) { _ in Tracked(counter) }
+            .onDispose { _ in disposed.add() }
+        let own = try scope.tryResolve(type: Tracked.self, name: "async")
+        #expect(try scope.tryResolve(type: Tracked.self, name: "async") === own)
+        #expect(counter.created == 4)
+        try await scope.close()
+        #expect(disposed.count == 4, "the instance made before each registration is disposed too")
+    }
 }
