@@ -12,7 +12,8 @@ import CSyringeTable
 ///
 /// A closure registration that neither validation nor a traced resolve ran
 /// has no outgoing edges yet. Requests that found no registration appear as
-/// missing nodes.
+/// missing nodes, until their key is registered: then the edge is drawn
+/// once a resolve or `validate()` sees it.
 ///
 /// ```swift
 /// try container.validate()
@@ -155,6 +156,14 @@ extension Container {
             guard let observation = container.existingObservation else { continue }
             let seen = observation.seen
             for edge in seen.edges {
+                // A request that found nothing when it was seen, whose key
+                // has been registered since: no longer missing. Its edge to
+                // the registration is drawn once a resolve or `validate()`
+                // sees it.
+                if edge.to.holder == .missing,
+                   container.locate(type: edge.to.key.type, signature: edge.to.key.signature, name: edge.to.key.name) != nil {
+                    continue
+                }
                 builder.addEdge(edge, missing: seen.missing[edge.to])
             }
         }

@@ -1,7 +1,9 @@
 /// Where a property wrapper was declared, as the compiler fills in its
 /// default arguments there: `#function` is what contains the property (the
 /// owning type's name for a stored property; there is no way to get the
-/// property's own name), and `#fileID`/`#line` are the declaration's.
+/// property's own name), and `#fileID`/`#line` are the declaration's. For a
+/// wrapper made in a function (an initialiser that assigns `_service`, a
+/// local property), they are that function's name and the line there.
 struct InjectionSite: Sendable {
     let owner: String
     let file: StaticString
@@ -27,7 +29,13 @@ enum InjectionFailure {
     /// `Container.shared`, it says so: the usual cause is a task (often a
     /// detached one) that does not carry the binding the caller expected.
     static func message<T>(_ error: ResolutionError, type: T.Type, from container: Container, at site: InjectionSite) -> String {
-        var text = "Syringe: cannot inject a \(TypeName.of(T.self)) property of \(site.owner), declared at \(site.file):\(site.line).\n\(error.description)"
+        // `#function` names the owning type at a stored property's
+        // declaration, and the function where the wrapper was made
+        // otherwise (an initialiser's `_service = Injected(from: container)`).
+        let place = site.owner.contains("(")
+            ? "set up in \(site.owner) at \(site.file):\(site.line)"
+            : "of \(site.owner), declared at \(site.file):\(site.line)"
+        var text = "Syringe: cannot inject a \(TypeName.of(T.self)) property \(place).\n\(error.description)"
         if container === Container.fallback {
             text += "\nIt was resolved from the default Container.shared: no `Container.$shared.withValue(…)` binding "
                 + "is in effect in this task. The binding is task-local, and a detached task (`Task.detached`) "

@@ -122,6 +122,8 @@ final class ValidationPass {
     let observation = Observation()
     /// The container's registrations, nearest first, then each parent's.
     let roots: [Root]
+    /// Steps that registrations of more than one key print (see `identity`).
+    private let ambiguousSteps: Set<String>
     private var problems: [ResolutionError] = []
     private var problemIndex: [String: Int] = [:]
     private var validated: [String] = []
@@ -141,6 +143,17 @@ final class ValidationPass {
             walked = current.parent
         }
         self.roots = roots
+        // By key: a child's registration that overrides its parent's prints
+        // as the parent's does, and is not what makes a step ambiguous.
+        var steps: [String: DefinitionKey] = [:]
+        var ambiguous: Set<String> = []
+        for root in roots {
+            let key = root.definition.key
+            if let other = steps.updateValue(key, forKey: root.definition.stepText), other != key {
+                ambiguous.insert(root.definition.stepText)
+            }
+        }
+        ambiguousSteps = ambiguous
     }
 
     func begin() {
@@ -190,7 +203,8 @@ final class ValidationPass {
 
     func failed(_ root: Root, _ error: ResolutionError) {
         validated.append(root.definition.stepText)
-        add(error)
+        // A request the root made itself: the root is who made it.
+        add(error, requester: error.path.count == 2 ? root.definition : nil)
     }
 
     /// Checks each autoregistered initialiser's parameters where its
@@ -247,7 +261,7 @@ final class ValidationPass {
             guard seen.insert([id, ObjectIdentifier(resolving), captor.map(ObjectIdentifier.init)]).inserted else { return }
             for type in parameters[id] ?? [] {
                 guard let (found, foundHolder) = resolving.locateDefinition(of: type) else {
-                    pass.add(resolving.missingParameter(type, path: path.map(\.stepText)))
+                    pass.add(resolving.missingParameter(type, path: path.map(\.stepText)), requester: definition)
                     continue
                 }
                 if let from = NodeIdentity.of(definition, heldBy: holder), let to = NodeIdentity.of(found, heldBy: foundHolder) {
@@ -255,9 +269,10 @@ final class ValidationPass {
                 }
                 let steps = (path + [found]).map(\.stepText)
                 if let captor, found.kind == .scoped || found.kind == .forwardToScoped {
-                    pass.add(found.error(.captiveDependency(captor: captor.stepText, captorScope: captor.kind == .weak ? .weak : .shared), path: steps))
+                    pass.add(found.error(.captiveDependency(captor: captor.stepText, captorScope: captor.kind == .weak ? .weak : .shared), path: steps),
+                             requester: definition)
                 } else if found.isAsync && !isAsync {
-                    pass.add(found.error(.registeredAsync, path: steps))
+                    pass.add(found.error(.registeredAsync, path: steps), requester: definition)
                 }
                 guard parameters[ObjectIdentifier(found)] != nil else { continue }
                 if !(next[id]?.contains { $0 === found } ?? false) {
@@ -301,8 +316,10 @@ final class ValidationPass {
 
     /// Keeps `error` unless the same problem was found already; of two
     /// sightings, the one with the shorter path (closer to its cause) stays.
-    func add(_ error: ResolutionError) {
-        let key = Self.identity(of: error)
+    /// `requester`: the registration that made the failed request, when the
+    /// caller knows it.
+    func add(_ error: ResolutionError, requester: AnyDefinition? = nil) {
+        let key = identity(of: error, requester: requester)
         if let index = problemIndex[key] {
             if error.path.count < problems[index].path.count {
                 problems[index] = error
@@ -317,7 +334,15 @@ final class ValidationPass {
     /// a cycle is its set of steps; a fault of a registration (a throwing
     /// factory, say), that registration; a faulty request, the request and
     /// the registration that made it.
-    private static func identity(of error: ResolutionError) -> String {
+    ///
+    /// The request by its type's identity, not only its text: two types of
+    /// one name from two modules (`ModuleA.Config`, `ModuleB.Config`) print
+    /// alike, and were one problem. The requester by its step, unless two
+    /// registrations print that step alike: then by its identity when the
+    /// caller knows it, else by the whole path to it (a problem reached from
+    /// two roots may then be listed twice, rather than two listed once).
+    private func identity(of error: ResolutionError, requester: AnyDefinition?) -> String {
+        let request = "\(ObjectIdentifier(error.type)) \(error.request)"
         let reason: String
         switch error.reason {
         case .cycle:
@@ -325,10 +350,10 @@ final class ValidationPass {
             let start = steps.dropLast().lastIndex(of: steps.last ?? "") ?? 0
             return "cycle " + Set(steps[start...]).sorted().joined(separator: " ")
         // A fault of the registration itself, wherever it was reached from.
-        case .factoryFailed: return "factory " + error.request
-        case .incompatibleAlias: return "alias " + error.request
-        case .disposerWithoutOwner: return "disposer " + error.request
-        case .closed: return "closed " + error.request
+        case .factoryFailed: return "factory " + request
+        case .incompatibleAlias: return "alias " + request
+        case .disposerWithoutOwner: return "disposer " + request
+        case .closed: return "closed " + request
         // A fault of the request: once per registration that makes it.
         case .notRegistered: reason = "missing"
         case .argumentMismatch: reason = "arguments"
@@ -338,7 +363,10 @@ final class ValidationPass {
         case .cancelled: reason = "cancelled"
         case .isolatedToMainActor: reason = "mainActor"
         }
-        return "\(reason) \(error.request) from \(error.path.dropLast().last ?? "")"
+        let step = error.path.dropLast().last ?? ""
+        let from = !ambiguousSteps.contains(step) ? step
+            : requester.map { "\(ObjectIdentifier($0))" } ?? error.path.dropLast().joined(separator: " → ")
+        return "\(reason) \(request) from \(from)"
     }
 
     /// Ends the pass: keeps its edges for `dependencyGraph()` and throws what it found.

@@ -85,6 +85,22 @@ private func exampleWiring() -> Container {
         #expect(edges(of: app.dependencyGraph()) == ["Transaction → RequestLog (factory)"])
     }
 
+    @Test func aMissingNodeGoesOnceItsKeyIsRegistered() throws {
+        let app = Container()
+        app.register(type: Transaction.self, in: .new) { r in Transaction(db: try r.resolve()) }
+        _ = try? app.validate()
+        #expect(edges(of: app.dependencyGraph()) == ["Transaction → Database (factory)"])
+        #expect(app.dependencyGraph().nodes.last?.kind == .missing)
+        app.register(type: Database.self) { _ in Database() }
+        // Registered, but no resolve has been seen making the edge yet.
+        #expect(edges(of: app.dependencyGraph()).isEmpty)
+        #expect(!app.dependencyGraph().nodes.contains { $0.kind == .missing })
+        try app.validate()
+        let graph = app.dependencyGraph()
+        #expect(edges(of: graph) == ["Transaction → Database (factory)"])
+        #expect(graph.nodes.map(\.kind) == [.registration, .registration])
+    }
+
     @Test func perRequestValuesAreOneScopeNode() throws {
         let app = Container()
         app.register(type: RequestLog.self, in: .scoped) { r in _ = try r.resolve(type: Metrics.self); return RequestLog() }

@@ -99,6 +99,22 @@ struct PropertyWrapperSiteTests {
         #expect(text.contains("cannot inject a Service property of Screen, declared at SyringeTests/PropertyWrapperSiteTests.swift:"))
     }
 
+    @Test("a wrapper set up in an initialiser names that initialiser and the line there, not a declaration")
+    func wrapperSetUpInInitialiserText() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Screen {
+                @LazyInjected var manager: Service
+                init(_ container: Container) {
+                    _manager = LazyInjected(from: container)
+                }
+            }
+            _ = Screen(Container()).manager
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("cannot inject a Service property set up in init(_:) at SyringeTests/PropertyWrapperSiteTests.swift:"))
+        #expect(!text.contains("declared at"))
+    }
+
     @Test("a dependency cycle through a @LazyInjected property is reported as a cycle, not a hang")
     func lazyInjectedCycle() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -123,6 +123,16 @@ private struct VConfigMissing: Error, Equatable {}
         #expect(error.problems.first?.path == ["VRepo", "VLogger"])
     }
 
+    @Test func twoTypesThatPrintAlikeAreTwoProblems() throws {
+        let app = Container()
+        registerFirstConfig(in: app)
+        registerSecondConfig(in: app)
+        let error = try #require(throws: ValidationError.self) { try app.validate() }
+        // Both print "Config": each one's missing Double, and each one's throwing factory.
+        #expect(error.problems.map(\.request).sorted() == ["Config named \"throws\"", "Config named \"throws\"", "Double", "Double"])
+        #expect(error.problems.filter { $0.request == "Double" }.map(\.path) == [["Config", "Double"], ["Config", "Double"]])
+    }
+
     @Test func autoregisteredInitialisersAreCheckedWithoutRunning() throws {
         let runs = Locked(0)
         let app = Container()
@@ -301,4 +311,21 @@ extension ExpectedReason {
         case .isolatedToMainActor: "isolatedToMainActor"
         }
     }
+}
+
+/// Two registrations of types that print alike, "Config" (local types: a
+/// test module's stand-in for two modules' `Config`), each requesting a
+/// missing `Double`, and two more that throw.
+private func registerFirstConfig(in app: Container) {
+    struct Config: Sendable {}
+    struct Thrown: Error {}
+    app.register(type: Config.self, in: .new) { r in _ = try r.resolve(type: Double.self); return Config() }
+    app.register(type: Config.self, name: "throws", in: .new) { _ in throw Thrown() }
+}
+
+private func registerSecondConfig(in app: Container) {
+    struct Config: Sendable {}
+    struct Thrown: Error {}
+    app.register(type: Config.self, in: .new) { r in _ = try r.resolve(type: Double.self); return Config() }
+    app.register(type: Config.self, name: "throws", in: .new) { _ in throw Thrown() }
 }
