@@ -69,7 +69,11 @@ extension Container {
     }
 
     /// `validate()` that also runs async factories, and awaits the disposal
-    /// of what the pass created in its scope.
+    /// of what the pass created in its scope. Synchronous registrations run
+    /// first, so a synchronous factory that resolves an async registration is
+    /// reported whatever the order of registration, unless that
+    /// registration's `.shared` instance existed before the pass (then the
+    /// resolve returns it, as it would in the app).
     ///
     /// ```swift
     /// try await app.validateAsync()
@@ -78,7 +82,13 @@ extension Container {
     nonisolated(nonsending) public func validateAsync(samples: SampleArguments = SampleArguments()) async throws(ValidationError) -> ValidationReport {
         let pass = ValidationPass(container: self, samples: samples)
         pass.begin()
-        let roots = pass.roots.filter { pass.shouldRun($0, async: true) }
+        // Synchronous registrations first: once the pass has created an
+        // async `.shared` instance, a synchronous factory's resolve of it
+        // returns it, so whether such a resolve was reported depended on
+        // which registration came first. Before every async root, it is
+        // reported unless the instance existed before the pass.
+        let running = pass.roots.filter { pass.shouldRun($0, async: true) }
+        let roots = running.filter { !$0.definition.isAsync } + running.filter(\.definition.isAsync)
         // Bound for the pass: every async resolve, and every synchronous one
         // it hands to the synchronous engine, reports to the pass.
         await Observation.$current.withValue(ObservedResolve(observation: pass.observation)) {

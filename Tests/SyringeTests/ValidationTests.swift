@@ -198,6 +198,26 @@ private struct VConfigMissing: Error, Equatable {}
         #expect(error.report.skipped.isEmpty)
     }
 
+    @Test func validateAsyncReportsASynchronousResolveOfAnAsyncRegistrationWhateverTheOrder() async throws {
+        func wiring(asyncFirst: Bool) -> Container {
+            let app = Container()
+            let registerPool = { app.register(type: VPool.self) { (_: Resolver) async throws in VPool() } }
+            if asyncFirst { registerPool() }
+            app.register(type: VSession.self, in: .new) { r in _ = try r.resolve(type: VPool.self); return VSession() }
+            if !asyncFirst { registerPool() }
+            return app
+        }
+        for asyncFirst in [true, false] {
+            let error = try await #require(throws: ValidationError.self) { try await wiring(asyncFirst: asyncFirst).validateAsync() }
+            #expect(error.problems.map(\.path) == [["VSession", "VPool"]])
+            #expect(error.problems.first.map { ExpectedReason.name(of: $0.reason) } == "registeredAsync")
+        }
+        // Made before the pass (at start-up, say): the synchronous resolve returns it, as it would in the app.
+        let started = wiring(asyncFirst: false)
+        _ = try await started.resolveAsync(type: VPool.self)
+        try await started.validateAsync()
+    }
+
     @Test func aScopeWithSampleRequestValuesValidatesWhatDependsOnThem() throws {
         let app = Container()
         app.register(type: VRequestContext.self, in: .scoped) { r in
