@@ -47,7 +47,8 @@ public struct DependencyGraph: Sendable {
 
         /// The node's index in `DependencyGraph.nodes`.
         public let id: Int
-        /// The registered type, as Swift prints it: `any Service`.
+        /// The registered type, as Swift prints it: `any Service`; with its
+        /// module (`ModuleA.Config`) when another node's type would print alike.
         public let type: String
         /// The registration's name, if any.
         public let name: String?
@@ -60,7 +61,8 @@ public struct DependencyGraph: Sendable {
         /// The container that holds the registration.
         public let holder: Holder
 
-        /// The node as error paths print it: `Animal["Cat"]`, `Endpoint(String, Int)`.
+        /// The node as error paths print it: `Animal["Cat"]`, `Endpoint(String, Int)`
+        /// (with its module when another node's type prints alike; see `type`).
         public var label: String {
             var text = type
             if let name {
@@ -202,6 +204,8 @@ extension AnyDefinition {
 /// Collects nodes by identity, and the edges between known nodes.
 private struct DependencyGraphBuilder {
     private var nodes: [DependencyGraph.Node] = []
+    /// Each node's type, by its identity (`DefinitionKey.type`).
+    private var types: [UnsafeRawPointer] = []
     private var index: [NodeIdentity: Int] = [:]
     private var edges: Set<DependencyGraph.Edge> = []
 
@@ -216,6 +220,23 @@ private struct DependencyGraphBuilder {
     private mutating func add(_ identity: NodeIdentity, _ node: DependencyGraph.Node) {
         index[identity] = node.id
         nodes.append(node)
+        types.append(identity.key.type)
+    }
+
+    /// The nodes, each of whose types prints like another node's
+    /// (`ModuleA.Config`, `ModuleB.Config`: both `Config`) named with its
+    /// module, so that no two types share a label.
+    private func distinctlyNamedNodes() -> [DependencyGraph.Node] {
+        var typesNamed: [String: Set<UnsafeRawPointer>] = [:]
+        for (node, type) in zip(nodes, types) {
+            typesNamed[node.type, default: []].insert(type)
+        }
+        return zip(nodes, types).map { node, type in
+            guard typesNamed[node.type, default: []].count > 1 else { return node }
+            let qualified = TypeName.bounded(_typeName(unsafeBitCast(type, to: Any.Type.self), qualified: true))
+            return DependencyGraph.Node(id: node.id, type: qualified, name: node.name, argumentTypes: node.argumentTypes,
+                                        scope: node.scope, kind: node.kind, holder: node.holder)
+        }
     }
 
     /// Adds `edge` when its source is a node of this graph. Its target
@@ -250,7 +271,7 @@ private struct DependencyGraphBuilder {
             if let current = best[pair], current.origin <= edge.origin { continue }
             best[pair] = edge
         }
-        return DependencyGraph(nodes: nodes, edges: best.values.sorted { ($0.from, $0.to) < ($1.from, $1.to) })
+        return DependencyGraph(nodes: distinctlyNamedNodes(), edges: best.values.sorted { ($0.from, $0.to) < ($1.from, $1.to) })
     }
 
     private struct Pair: Hashable {

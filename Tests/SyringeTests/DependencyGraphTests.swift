@@ -101,6 +101,14 @@ private func exampleWiring() -> Container {
         #expect(graph.nodes.map(\.kind) == [.registration, .registration])
     }
 
+    @Test func typesThatPrintAlikeGetLabelsWithTheirModule() {
+        let app = Container()
+        app.register(type: Database.self) { _ in Database() }
+        app.register(type: GraphModuleA.Config.self) { _ in GraphModuleA.Config() }
+        app.register(type: GraphModuleB.Config.self) { _ in GraphModuleB.Config() }
+        #expect(app.dependencyGraph().nodes.map(\.label) == ["Database", "SyringeTests.GraphModuleA.Config", "SyringeTests.GraphModuleB.Config"])
+    }
+
     @Test func perRequestValuesAreOneScopeNode() throws {
         let app = Container()
         app.register(type: RequestLog.self, in: .scoped) { r in _ = try r.resolve(type: Metrics.self); return RequestLog() }
@@ -205,3 +213,8 @@ flowchart LR
   classDef missing fill:#ffffff,stroke:#c0392b,color:#c0392b,stroke-dasharray:4 4
 
 """
+
+/// Two types that print alike, "Config": a test module's stand-in for two
+/// modules' `Config`.
+enum GraphModuleA { struct Config: Sendable {} }
+enum GraphModuleB { struct Config: Sendable {} }
