@@ -157,6 +157,10 @@ class AnyDefinition: @unchecked Sendable {
     /// owner closes.
     var hasDisposers: Bool { false }
 
+    /// Whether the factory is isolated to the main actor (what validation's
+    /// report says of a registration it skipped).
+    var factoryRunsOnMainActor: Bool { false }
+
     /// A scope's own copy of this `.scoped` registration (see `Kind.scopeLocal`).
     func scopeLocalCopy(key: DefinitionKey) -> AnyDefinition {
         preconditionFailure("Syringe: every definition is a Definition<T>")
@@ -305,6 +309,8 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     var isolatedToMainActor: Bool {
         extras?.isolatedToMainActor ?? false
     }
+
+    override var factoryRunsOnMainActor: Bool { isolatedToMainActor }
 
     /// A `.shared` registration of `instance`, which exists already: its
     /// box is published before the definition is, so every resolve, the

@@ -176,7 +176,8 @@ final class ValidationPass {
             return false   // checked by `checkDeclaredParameters`, without running
         }
         if root.definition.isAsync && !async {
-            skipped.append(.init(registration: root.definition.stepText, reason: .asyncFactory))
+            skipped.append(.init(registration: root.definition.stepText, reason: .asyncFactory,
+                                 onMainActor: root.definition.factoryRunsOnMainActor))
             return false
         }
         if root.definition.takesArguments && samples.samples[root.definition.key] == nil {

@@ -13,8 +13,8 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         public enum Reason: Sendable, Hashable {
             /// It takes runtime arguments, and `SampleArguments` had none for it.
             case runtimeArguments
-            /// Its factory is async, and the pass was the synchronous `validate()`;
-            /// `validateAsync()` checks it.
+            /// Its factory is async or isolated to the main actor, and the pass
+            /// was the synchronous `validate()`; `validateAsync()` checks it.
             case asyncFactory
         }
 
@@ -22,6 +22,15 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         public let registration: String
         /// Why it was not checked.
         public let reason: Reason
+        /// For `.asyncFactory`: the factory is a synchronous one isolated to
+        /// the main actor, which the report says rather than "async".
+        let onMainActor: Bool
+
+        init(registration: String, reason: Reason, onMainActor: Bool = false) {
+            self.registration = registration
+            self.reason = reason
+            self.onMainActor = onMainActor
+        }
     }
 
     /// The registrations checked, as error paths print them, in the order
@@ -40,7 +49,8 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
                 case .runtimeArguments:
                     text += "\n  • \(item.registration): takes runtime arguments; give it a sample with `SampleArguments.add(for:name:arguments:)`"
                 case .asyncFactory:
-                    text += "\n  • \(item.registration): its factory is async; `validateAsync()` checks it"
+                    let factory = item.onMainActor ? "isolated to the main actor" : "async"
+                    text += "\n  • \(item.registration): its factory is \(factory); `validateAsync()` checks it"
                 }
             }
         }

@@ -198,6 +198,18 @@ private struct VConfigMissing: Error, Equatable {}
         #expect(error.report.skipped.isEmpty)
     }
 
+    @Test func theReportSaysAMainActorFactoryIsOnTheMainActorNotAsync() throws {
+        let app = Container()
+        app.register(type: VSession.self, in: .new, isolatedTo: MainActor.self) { _ in VSession() }
+        app.register(type: VPool.self) { (_: Resolver) async throws in VPool() }
+        let report = try app.validate()
+        #expect(report.description == """
+            0 registrations validated; not validated:
+              • VSession: its factory is isolated to the main actor; `validateAsync()` checks it
+              • VPool: its factory is async; `validateAsync()` checks it
+            """)
+    }
+
     @Test func validateAsyncReportsASynchronousResolveOfAnAsyncRegistrationWhateverTheOrder() async throws {
         func wiring(asyncFirst: Bool) -> Container {
             let app = Container()
