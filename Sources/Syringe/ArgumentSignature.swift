@@ -6,10 +6,17 @@
 /// arguments uses `NoArguments` instead.
 @usableFromInline
 struct ArgumentSignature<each Argument> {
-    /// The metadata pointer that the resolution table compares.
+    /// The metadata pointer that the resolution table compares; for an
+    /// empty list, `NoArguments`'s: generic code that registers or resolves
+    /// with a pack that turns out empty means a registration without
+    /// arguments, and under a key of its own no ordinary resolve found it.
+    /// (Specialised, the check is a constant.)
     @inlinable
     static var identity: UnsafeRawPointer {
-        unsafeBitCast(ObjectIdentifier(Self.self), to: UnsafeRawPointer.self)
+        for _ in repeat (each Argument).self {
+            return unsafeBitCast(ObjectIdentifier(Self.self), to: UnsafeRawPointer.self)
+        }
+        return NoArguments.identity
     }
 
     /// The argument types, for diagnostics.
@@ -24,7 +31,7 @@ struct ArgumentSignature<each Argument> {
 /// The signature of registrations that take no runtime arguments: a plain
 /// nominal type, so that its identity is a constant address (the metadata of
 /// an `ArgumentSignature`, even an empty one, is found through an accessor
-/// call on every resolve), and one no argument list can produce.
+/// call on every resolve). An empty `ArgumentSignature` stands for it.
 @usableFromInline
 enum NoArguments {
     @inlinable

@@ -138,7 +138,8 @@ extension Container {
     }
 
     /// `register(type:name:factory:)` with runtime arguments, for generic
-    /// code whose factory takes its arguments as a pack, which may be empty.
+    /// code whose factory takes its arguments as a pack, which may be empty:
+    /// then it is a `.new` registration without arguments, resolved as any other.
     ///
     /// ```swift
     /// func registerEndpoint<each A>(in c: Container, _ make: @escaping @Sendable (Resolver, repeat each A) throws -> Endpoint) {

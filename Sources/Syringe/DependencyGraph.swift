@@ -47,8 +47,9 @@ public struct DependencyGraph: Sendable {
 
         /// The node's index in `DependencyGraph.nodes`.
         public let id: Int
-        /// The registered type, as Swift prints it: `any Service`; with its
-        /// module (`ModuleA.Config`) when another node's type would print alike.
+        /// The registered type, as error paths print it (`Service` for
+        /// `any Service`); with its module (`ModuleA.Config`) when another
+        /// node's type would print alike.
         public let type: String
         /// The registration's name, if any.
         public let name: String?

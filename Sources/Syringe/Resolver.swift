@@ -63,6 +63,10 @@ public struct Resolver: Sendable {
     }
 
     /// Resolves a dependency; see `Container.tryResolve(type:name:)`.
+    ///
+    /// ```swift
+    /// container.register(type: Repo.self, in: .new) { r in Repo(db: try r.resolve(), log: try r.resolve(type: Logger.self, name: "audit")) }
+    /// ```
     @inlinable
     public func resolve<T>(type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
         // `owner`, when there is one (always, in a synchronous factory):
@@ -109,6 +113,10 @@ public struct Resolver: Sendable {
     }
 
     /// Resolves every registration of `type`; see `Container.resolveAll(type:)`.
+    ///
+    /// ```swift
+    /// container.register(type: Pipeline.self) { r in Pipeline(stages: try r.resolveAll(type: Stage.self)) }
+    /// ```
     public func resolveAll<T>(type: T.Type = T.self) throws(ResolutionError) -> [T] {
         try container.tryResolveAll(type: type)
     }

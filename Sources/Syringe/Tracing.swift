@@ -4,8 +4,9 @@ extension Container {
     /// children and scopes, and per resolve that such a resolve makes in any
     /// container (a traced request is traced whole, with the tracer of the
     /// container it started from: a container's own tracer sees a resolve
-    /// through it only when no tracer above has taken the request). Replaces
-    /// the handler set before, if any.
+    /// through it only when no tracer above has taken the request). A
+    /// `resolveIfRegistered` that finds no registration is not a resolve,
+    /// and is not reported. Replaces the handler set before, if any.
     ///
     /// The handler runs on the resolving thread, after the resolve returns
     /// (or fails) and a resolve's dependencies before it; `depth` says how

@@ -196,7 +196,8 @@ public final class Container: @unchecked Sendable {
     /// thread-safe without it.
     ///
     /// ```swift
-    /// let resolver = container.synchronize()
+    /// // Swinject's `Resolver` is not `Sendable`; this one is safe to share.
+    /// nonisolated(unsafe) let resolver = container.synchronize()
     /// DispatchQueue.concurrentPerform(iterations: 8) { _ in _ = resolver.resolve(Animal.self) }
     /// ```
     public func synchronize() -> Resolver {
@@ -326,7 +327,10 @@ extension Container: CustomStringConvertible {
     /// Every registration of this container, one per line, sorted.
     ///
     /// ```swift
-    /// print(container)   // [ { Service: Animal, Factory: Resolver -> Animal, ObjectScope: graph } ]
+    /// print(container)
+    /// // [
+    /// //     { Service: Animal, Factory: Resolver -> Animal, ObjectScope: graph }
+    /// // ]
     /// ```
     public var description: String {
         let lines = writer.withLock { registry.map { "\n    { \($0.value.describeWithKey($0.key)) }" } }

@@ -56,6 +56,26 @@ struct ArgumentTests {
         #expect(n3.integer == -1)
     }
 
+    @Test("generic code whose argument pack is empty registers and resolves a registration without arguments")
+    func emptyPack() throws {
+        func registerLabel<each A>(in c: Container, _ make: @escaping @Sendable (Resolver, repeat each A) throws -> Label) {
+            c.register(type: Label.self, factory: make)
+        }
+        func resolveLabel<each A>(from c: Container, _ arguments: repeat each A) throws -> Label {
+            try c.tryResolve(type: Label.self, arguments: repeat each arguments)
+        }
+        let c = Container()
+        registerLabel(in: c) { (_: Resolver) in Label(text: "none") }
+        #expect(c.isRegistered(type: Label.self))
+        #expect(try c.tryResolve(type: Label.self) == Label(text: "none"))
+        #expect(try resolveLabel(from: c) == Label(text: "none"))
+        #expect(try c.validate().skipped.isEmpty)
+        // And a registration made the ordinary way is found by an empty pack.
+        let d = Container()
+        d.register(type: Label.self) { _ in Label(text: "plain") }
+        #expect(try resolveLabel(from: d) == Label(text: "plain"))
+    }
+
     @Test("three named arguments, resolved with tryResolve")
     func threeNamedArguments() throws {
         let c = Container()
