@@ -89,7 +89,7 @@ extension Container {
     @inlinable
     @inline(never)
     nonisolated(nonsending) func produceAsyncOutermost<T>(_ definition: consuming Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
-        guard !syr_observed(), !isClosedNow, definition.isAsync, definition.kind == .new else {
+        guard !syr_observed(), !isClosedOnChainNow, definition.isAsync, definition.kind == .new else {
             return try await Self.produceAsync(definition, in: .passUnretained(self), holder: holder, arguments: arguments, parent: nil)
         }
         // As in `produceAsyncUnobserved`: the lookup's reference to the
@@ -126,11 +126,11 @@ extension Container {
             }
         }
         switch definition.kind {
-        case .new where !container.withBorrowed({ $0.isClosedNow }):
+        case .new where !container.withBorrowed({ $0.isClosedOnChainNow }):
             return try await produceNewAsync(definition, in: container, arguments: arguments, parent: parent)
         case .shared, .scoped, .scopeLocal:
             return try await produceSharedAsync(definition, in: container, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value(as: T.self)
-        case .graph where !container.withBorrowed({ $0.isClosedNow }):
+        case .graph where !container.withBorrowed({ $0.isClosedOnChainNow }):
             return unsafeDowncast(try await reuseOrConstructInGraphAsync(definition, in: container, arguments: arguments, parent: parent),
                                   to: InstanceBox.self).value(as: T.self)
         default:
@@ -172,7 +172,7 @@ extension Container {
     /// `produceAsync`.
     @usableFromInline
     nonisolated(nonsending) static func produceSharedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
-        if container.withBorrowed({ $0.isClosed }) {
+        if container.withBorrowed({ $0.isClosed || $0.hasClosedAncestorNow }) {
             throw definition.error(.closed, path: path(to: definition, below: parent))
         }
         if definition.isolatedToMainActor {
@@ -282,7 +282,7 @@ extension Container {
         guard definition.isAsync else {
             return try produceBridged(definition, holder: holder, arguments: arguments, parent: parent)
         }
-        if isClosed {
+        if isClosed || hasClosedAncestorNow {
             throw definition.error(.closed, path: Self.path(to: definition, below: parent))
         }
         switch definition.kind {

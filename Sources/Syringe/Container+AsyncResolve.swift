@@ -143,7 +143,7 @@ extension Container {
         case .instance(let instance)?:
             return instance
         case .definition(let definition, let holder)?:
-            guard !syr_observed(), definition.isAsync, definition.kind == .new, !container.withBorrowed({ $0.isClosedNow }) else {
+            guard !syr_observed(), definition.isAsync, definition.kind == .new, !container.withBorrowed({ $0.isClosedOnChainNow }) else {
                 return try await produceAsyncOutOfLine(definition, in: container, holder: holder, arguments: Container.noArguments, parent: parent)
             }
             return try await produceNewAsync(definition, in: container, arguments: Container.noArguments, parent: parent)

@@ -225,6 +225,33 @@ extension Container {
         closedFlag.load(ordering: .relaxed)
     }
 
+    /// `isClosedNow` for this container or an ancestor: what a resolve that
+    /// would create an instance checks, since a child of a closed container
+    /// (a request's scope when the app closes) creates nothing either. For
+    /// a root, a load of `parent` more than `isClosedNow`; the walk is out
+    /// of line. An instance a child already holds is returned without it.
+    @inlinable
+    var isClosedOnChainNow: Bool {
+        isClosedNow || (parent != nil && hasClosedAncestorNow)
+    }
+
+    /// Whether an ancestor of this container is closed (relaxed, as
+    /// `isClosedNow`). Unretained: this container holds its ancestors.
+    @usableFromInline
+    var hasClosedAncestorNow: Bool {
+        var walked = parent.map { Unmanaged.passUnretained($0) }
+        while let current = walked {
+            let (closed, next) = current._withUnsafeGuaranteedRef { container in
+                (container.isClosedNow, container.parent.map { Unmanaged.passUnretained($0) })
+            }
+            if closed {
+                return true
+            }
+            walked = next
+        }
+        return false
+    }
+
     /// The error for a resolve from a closed container.
     @usableFromInline
     func closedError(_ definition: AnyDefinition) -> ResolutionError {

@@ -12,7 +12,11 @@ import ServiceLifecycle
 extension Container {
     /// A `Service` that closes this container when its `ServiceGroup` shuts
     /// down, gracefully or by cancellation. List it before the services that
-    /// resolve from the container, so that it is shut down after them.
+    /// resolve from the container, so that a graceful shutdown closes it
+    /// after them. A cancelled group (a failing service, with the default
+    /// policy) cancels every service at once: then the container may close
+    /// while the others are still stopping. Its disposers run whole either
+    /// way, not in the cancelled task.
     ///
     /// Enable the trait on the dependency:
     /// `.package(path: "../Syringe", traits: ["ServiceLifecycle"])`.
@@ -43,7 +47,8 @@ public struct ContainerLifecycleService: Service {
     public let container: Container
 
     /// Waits until the group shuts down, gracefully or by cancellation, then
-    /// closes the container (see `Container.close()`).
+    /// closes the container (see `Container.close()`), in a task of its own:
+    /// a cancelled group's cancellation does not reach the disposers.
     ///
     /// ```swift
     /// try await container.lifecycleService.run()   // usually run by a ServiceGroup
@@ -53,7 +58,11 @@ public struct ContainerLifecycleService: Service {
         // cancellation signals, or another service failing) throws. Either
         // way the container is closed: disposers must run on every way out.
         try? await gracefulShutdown()
-        try await container.close()
+        // Not in this task: after cancellation, an async disposer that
+        // awaits (a rollback, draining a pool) would see it and stop
+        // half-way; a new task does not inherit it.
+        let container = container
+        try await Task { try await container.close() }.value
     }
 }
 #endif

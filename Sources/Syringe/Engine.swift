@@ -75,8 +75,9 @@ extension Container {
     func produceUnobserved<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
         // Here rather than in `locate`, so that an existing `.shared`
         // instance pays nothing: `close()` takes those, which sends their
-        // resolves here too.
-        if isClosedNow {
+        // resolves here too. Along the chain: a child of a closed container
+        // creates nothing.
+        if isClosedOnChainNow {
             throw closedError(definition._withUnsafeGuaranteedRef { $0 })
         }
         if definition._withUnsafeGuaranteedRef({ $0.kind }) == .graph {

@@ -393,4 +393,36 @@ struct RequestScopeTests {
         try await scope.close()
         #expect(disposed.count == 4, "the instance made before each registration is disposed too")
     }
+
+    @Test("a child or scope of a closed container creates nothing: the closed one's registrations and its own fail with .closed, sync and async")
+    func childrenOfAClosedContainerCreateNothing() async throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self, in: .new) { _ in Tracked(counter) }
+        app.register(type: Tracked.self, name: "graph", in: .graph) { _ in Tracked(counter) }
+        app.register(type: Tracked.self, name: "scoped", in: .scoped) { _ in Tracked(counter) }
+        app.register(type: Tracked.self, name: "async", in: .new) { (_: Resolver) async in Tracked(counter) }
+        let outer = app.makeScope()
+        let held = try outer.tryResolve(type: Tracked.self, name: "scoped")
+        let child = Container(parent: outer)
+        child.register(type: Tracked.self, name: "own", in: .new) { _ in Tracked(counter) }
+        child.register(type: Tracked.self, name: "ownAsync", in: .new) { (_: Resolver) async in Tracked(counter) }
+        let created = counter.created
+        try await app.close()
+        for name in [nil, "graph", "scoped"] {
+            expectResolutionError(.closed) { try app.makeScope().tryResolve(type: Tracked.self, name: name) }
+            await expectAsyncResolutionError(.closed) { try await Container(parent: app).resolveAsync(type: Tracked.self, name: name) }
+        }
+        for name in [nil, "graph"] {
+            expectResolutionError(.closed) { try child.tryResolve(type: Tracked.self, name: name) }
+            await expectAsyncResolutionError(.closed) { try await child.resolveAsync(type: Tracked.self, name: name) }
+        }
+        expectResolutionError(.closed) { try child.tryResolve(type: Tracked.self, name: "own") }
+        await expectAsyncResolutionError(.closed) { try await child.resolveAsync(type: Tracked.self, name: "async") }
+        await expectAsyncResolutionError(.closed) { try await child.resolveAsync(type: Tracked.self, name: "ownAsync") }
+        #expect(counter.created == created)
+        // What the open scope holds already, it and its child still return.
+        #expect(try outer.tryResolve(type: Tracked.self, name: "scoped") === held)
+        #expect(try child.tryResolve(type: Tracked.self, name: "scoped") === held)
+    }
 }

@@ -113,3 +113,31 @@ final class Gate: Sendable {
         }
     }
 }
+
+/// A service that fails as soon as it runs: with the default policy its
+/// group cancels every other service.
+struct FailingService: Service {
+    struct Failed: Error {}
+    func run() async throws { throw Failed() }
+}
+
+@Suite struct CancelledShutdownTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aCancelledGroupStillRunsTheContainersAsyncDisposersWhole() async throws {
+        final class Resource: Sendable {}
+        let finished = Mutex(false)
+        let container = Container()
+        container.register(type: Resource.self) { _ in Resource() }
+            .onDispose { _ async throws in
+                // A disposer that awaits, as a rollback does: in a cancelled
+                // task, this sleep throws.
+                try await Task.sleep(for: .milliseconds(20))
+                finished.withLock { $0 = true }
+            }
+        _ = try container.tryResolve(type: Resource.self)
+        let group = ServiceGroup(services: [container.lifecycleService, FailingService()], logger: Logger(label: "test"))
+        await #expect(throws: FailingService.Failed.self) { try await group.run() }
+        #expect(container.isClosed)
+        #expect(finished.withLock { $0 })
+    }
+}
