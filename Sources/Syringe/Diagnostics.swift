@@ -61,17 +61,11 @@ extension Container {
 extension Container {
     /// Whether this container or one of its ancestors is closed: then a
     /// key it does not hold itself is found nowhere (see `locate`), and a
-    /// request that finds nothing fails with `.closed`.
+    /// request that finds nothing fails with `.closed`. The ancestors'
+    /// flags relaxed, as `locate`'s walk reads them.
     @usableFromInline
     var isClosedAlongChain: Bool {
-        var walked: Container? = self
-        while let current = walked {
-            if current.isClosed {
-                return true
-            }
-            walked = current.parent
-        }
-        return false
+        isClosed || hasClosedAncestorNow
     }
 }
 
