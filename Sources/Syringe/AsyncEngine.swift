@@ -442,6 +442,10 @@ extension Container {
             return found
         }
         defer { AsyncClaims.release(key) }
+        // Closed while this task waited for the claim: see `createShared`.
+        if holder.withBorrowed({ $0.isClosed }) {
+            throw definition.error(.closed, path: resolver.frame.unsafelyUnwrapped.pathText)
+        }
         // `isRegistered` looks up in a read-side section of its own: this
         // async code holds none, and the tables may be growing meanwhile.
         if definition.isRetired, holder.withBorrowed({ $0.isRegistered(type: T.self, name: definition.key.name) }) {

@@ -107,6 +107,17 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                           path: path, suggestions: suggestions, unlistedSuggestions: unlistedSuggestions)
     }
 
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// This error with another reason and path: the same request, and the
+    /// same near matches.
+    func with(reason: Reason, path: [String]) -> ResolutionError {
+        ResolutionError(storage: Storage(reason: reason, type: type, name: name, argumentTypes: argumentTypes, path: path,
+                                         suggestions: suggestions, unlistedSuggestions: unlistedSuggestions))
+    }
+
     /// The requested service as the description prints it, e.g. `Animal named "Cat"`.
     public var request: String {
         TypeName.request(TypeName.of(type), name: name, argumentTypes: argumentTypes)

@@ -86,6 +86,12 @@ extension Container {
             if let instance = definition.sharedInstance() {
                 return instance  // another thread created it while we waited
             }
+            // Or the holder was closed while we waited, and `close()` took
+            // that instance (or its creator abandoned it): building another
+            // only to dispose of it would run the factory after the close.
+            if holder.isClosed {
+                throw definition.error(.closed, path: context.pathText)
+            }
             if definition.isRetired, let replacement = holder.replacement(of: definition) {
                 // The resolve then counts as made after the replacement: the
                 // new registration's instance, never a second one of this.

@@ -17,7 +17,12 @@ extension Container {
     ///   dependencies, async registrations asked for synchronously). What
     ///   only running shows is not checked for them: whether the initialiser
     ///   throws, and what their `onResolved` callbacks resolve; a `.shared`
-    ///   one is not created by the pass.
+    ///   one is not created by the pass. Where such a walk from a `.shared`
+    ///   or `.weak` initialiser reaches a registration that is not
+    ///   autoregistered (a factory closure), that registration is resolved
+    ///   again from the container the singleton's creation resolves from,
+    ///   as that creation would: so a `.scoped` instance its factory asks
+    ///   for is reported as captive.
     /// - Every other registration is resolved once, as a request would:
     ///   its factory runs, and so do the factories of what it resolves.
     ///   A factory stops at its first failing resolve, so a problem behind
@@ -63,8 +68,14 @@ extension Container {
                 try definition.resolveForValidation(from: pass.scope, holder: holder, arguments: arguments)
             }
         }
+        // Async ones are `validateAsync()`'s: a synchronous resolve of one
+        // only reports that it is async.
+        for probe in pass.checkDeclaredParameters() where !probe.definition.isAsync {
+            pass.run(probe) { probe throws(ResolutionError) in
+                try probe.definition.resolveForValidation(from: probe.resolving, holder: probe.holder, arguments: Container.noArguments)
+            }
+        }
         context.observation = outer
-        pass.checkDeclaredParameters()
         return try pass.end(disposalFailures: pass.scope.closeSynchronously())
     }
 
@@ -102,8 +113,15 @@ extension Container {
                 }
                 arguments.free()
             }
+            for probe in pass.checkDeclaredParameters() {
+                do throws(ResolutionError) {
+                    try await probe.definition.resolveForValidationAsync(from: probe.resolving, holder: probe.holder,
+                                                                         arguments: Container.noArguments)
+                } catch {
+                    pass.failed(probe, error)
+                }
+            }
         }
-        pass.checkDeclaredParameters()
         var disposalFailures: [DisposalError.Failure] = []
         do {
             try await pass.scope.close()
@@ -208,6 +226,28 @@ final class ValidationPass {
         }
     }
 
+    /// Resolves `probe` with `resolve`, recording what fails.
+    func run(_ probe: Probe, _ resolve: (Probe) throws(ResolutionError) -> Void) {
+        do throws(ResolutionError) {
+            try resolve(probe)
+        } catch {
+            failed(probe, error)
+        }
+    }
+
+    /// A probe's failure, with the path from the root that led to it. A
+    /// `.scoped` registration it found no scope for is captured by the
+    /// singleton the probe stands in for.
+    func failed(_ probe: Probe, _ error: ResolutionError) {
+        let path = probe.path + error.path
+        if case .noScope = error.reason {
+            let scope: Scope = probe.captor.kind == .weak ? .weak : .shared
+            add(error.with(reason: .captiveDependency(captor: probe.captor.stepText, captorScope: scope), path: path))
+        } else {
+            add(error.with(reason: error.reason, path: path))
+        }
+    }
+
     func passed(_ root: Root) {
         validated.append(root.definition.stepText)
     }
@@ -218,12 +258,28 @@ final class ValidationPass {
         add(error, requester: error.path.count == 2 ? root.definition : nil)
     }
 
+    /// A registration that is not autoregistered, which an autoregistered
+    /// `.shared` or `.weak` initialiser (`captor`) depends on, directly or
+    /// through autoregistered `.new` and `.graph` ones: only running its
+    /// factory shows what it resolves, and the singleton's creation runs
+    /// it from the container the singleton resolves from (`resolving`),
+    /// above every scope.
+    struct Probe {
+        let definition: AnyDefinition
+        let holder: Container
+        let resolving: Container
+        let captor: AnyDefinition
+        /// The steps from the root to the initialiser that takes it.
+        let path: [String]
+    }
+
     /// Checks each autoregistered initialiser's parameters where its
     /// resolves would look for them, through every autoregistered
     /// initialiser they lead to (a `.shared` one capturing a `.scoped`
     /// instance two levels down is still captive), and the cycles among
-    /// such initialisers.
-    func checkDeclaredParameters() {
+    /// such initialisers. Returns the registrations to resolve as the
+    /// singletons' creations would (see `Probe`).
+    func checkDeclaredParameters() -> [Probe] {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         var parameters: [ObjectIdentifier: [Any.Type]] = [:]
@@ -248,6 +304,7 @@ final class ValidationPass {
             let steps = cycle.map(\.stepText) + [cycle[0].stepText]
             add(cycle[0].error(.cycle, path: steps))
         }
+        return walk.probes
     }
 
     /// The static walk of `checkDeclaredParameters`. Each registration is
@@ -259,7 +316,10 @@ final class ValidationPass {
         let parameters: [ObjectIdentifier: [Any.Type]]
         /// Each autoregistered definition's autoregistered parameters.
         var next: [ObjectIdentifier: [AnyDefinition]] = [:]
+        /// Once per (registration, container it is resolved from).
+        private(set) var probes: [Probe] = []
         private var seen: Set<[ObjectIdentifier?]> = []
+        private var probed: Set<[ObjectIdentifier]> = []
 
         init(pass: ValidationPass, parameters: [ObjectIdentifier: [Any.Type]]) {
             self.pass = pass
@@ -284,6 +344,12 @@ final class ValidationPass {
                              requester: definition)
                 } else if found.isAsync && !isAsync {
                     pass.add(found.error(.registeredAsync, path: steps), requester: definition)
+                } else if let captor, parameters[ObjectIdentifier(found)] == nil, !found.isSingleton,
+                          probed.insert([ObjectIdentifier(found), ObjectIdentifier(resolving)]).inserted {
+                    // A singleton that is not autoregistered is a root the
+                    // pass resolves from its holder, where its own captives show.
+                    probes.append(Probe(definition: found, holder: foundHolder, resolving: resolving, captor: captor,
+                                        path: path.map(\.stepText)))
                 }
                 guard parameters[ObjectIdentifier(found)] != nil else { continue }
                 if !(next[id]?.contains { $0 === found } ?? false) {

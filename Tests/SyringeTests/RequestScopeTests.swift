@@ -394,6 +394,88 @@ struct RequestScopeTests {
         #expect(disposed.count == 4, "the instance made before each registration is disposed too")
     }
 
+    /// A resolve that waits for another thread's creation of a `.scoped`
+    /// instance while the scope closes fails as closed, as the creator's
+    /// does, rather than running the factory again (which only made an
+    /// instance to dispose of at once).
+    @Test("a resolve waiting for a .scoped creation when the scope closes does not run the factory again")
+    func aWaiterCreatesNothingOnceTheScopeClosed() async throws {
+        let app = Container()
+        let runs = Locked(0)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        app.register(type: RequestWork.self, in: .scoped) { _ in
+            runs.withLock { $0 += 1 }
+            entered.signal()
+            release.wait()
+            release.signal()  // a latch: a second run (the bug) must not hang
+            return RequestWork(id: RequestTag(value: "request"), counter: Counter())
+        }
+        let scope = app.makeScope()
+        let outcomes = Locked<[String]>([])
+        let resolve = {
+            let outcome: String
+            do {
+                _ = try scope.tryResolve(type: RequestWork.self)
+                outcome = "resolved"
+            } catch let error as ResolutionError {
+                outcome = "\(error.reason)"
+            } catch {
+                outcome = "\(error)"
+            }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        Thread { resolve() }.start()
+        entered.wait()
+        Thread { resolve() }.start()
+        // Time for the second resolve to wait for the first one's claim.
+        try await Task.sleep(for: .milliseconds(200))
+        try await scope.close()
+        release.signal()
+        for _ in 0..<1_000 where outcomes.withLock({ $0.count }) < 2 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(outcomes.withLock { $0 } == ["closed", "closed"])
+        #expect(runs.withLock { $0 } == 1)
+    }
+
+    /// The same for an async `.scoped` registration: the task waiting for
+    /// the claim fails as closed.
+    @Test("an async resolve waiting for a .scoped creation when the scope closes does not run the factory again")
+    func anAsyncWaiterCreatesNothingOnceTheScopeClosed() async throws {
+        let app = Container()
+        let runs = Locked(0)
+        let released = Locked(false)
+        app.register(type: RequestWork.self, in: .scoped) { (_: Resolver) async throws in
+            runs.withLock { $0 += 1 }
+            while !released.withLock({ $0 }) {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            return RequestWork(id: RequestTag(value: "request"), counter: Counter())
+        }
+        let scope = app.makeScope()
+        let resolve = { @Sendable () async -> String in
+            do {
+                _ = try await scope.resolveAsync(type: RequestWork.self)
+                return "resolved"
+            } catch let error as ResolutionError {
+                return "\(error.reason)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let creator = Task { await resolve() }
+        for _ in 0..<1_000 where runs.withLock({ $0 }) == 0 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let waiter = Task { await resolve() }
+        try await Task.sleep(for: .milliseconds(200))
+        try await scope.close()
+        released.withLock { $0 = true }
+        #expect(await [creator.value, waiter.value] == ["closed", "closed"])
+        #expect(runs.withLock { $0 } == 1)
+    }
+
     @Test("a child or scope of a closed container creates nothing: the closed one's registrations and its own fail with .closed, sync and async")
     func childrenOfAClosedContainerCreateNothing() async throws {
         let counter = Counter()

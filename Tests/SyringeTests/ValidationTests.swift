@@ -259,6 +259,9 @@ private struct VConfigMissing: Error, Equatable {}
 
 private final class VSingleton: Sendable { init(middle: VMiddleNew) {} }
 private final class VMiddleNew: Sendable { init(session: VSession) {} }
+private final class VClosureMiddle: Sendable { init(session: VSession) {} }
+private final class VOverClosure: Sendable { init(middle: VClosureMiddle) {} }
+private actor VAsyncOverClosure { init(middle: VClosureMiddle) async {} }
 private final class VAsyncDisposed: Sendable {}
 private final class VSyncDisposed: Sendable {}
 
@@ -277,6 +280,49 @@ private final class VSyncDisposed: Sendable {}
         } else {
             Issue.record("not a captive dependency: \(error)")
         }
+    }
+
+    /// The same through a registration made with a factory closure, which
+    /// no walk of declared parameters sees into: it is resolved as the
+    /// singleton's creation resolves it, from the application container,
+    /// where the `.scoped` instance it asks for is captive. (Resolved on
+    /// its own, from the pass's scope, it is fine.)
+    @Test func aCaptiveDependencyBehindAFactoryClosureIsFound() throws {
+        let app = Container()
+        app.register(type: VSession.self, in: .scoped) { _ in VSession() }
+        app.register(type: VClosureMiddle.self, in: .new) { r in VClosureMiddle(session: try r.resolve()) }
+        app.autoregister(initializer: VOverClosure.init(middle:))
+        let error = try #require(throws: ValidationError.self) { try app.validate() }
+        #expect(error.problems.map(\.path) == [["VOverClosure", "VClosureMiddle", "VSession"]])
+        guard case .captiveDependency(let captor, let scope) = error.problems.first?.reason else {
+            Issue.record("not a captive dependency: \(error)")
+            return
+        }
+        #expect(captor == "VOverClosure" && scope == .shared)
+        // What validation reports is what the resolve does.
+        let resolveError = try #require(throws: ResolutionError.self) { try app.makeScope().tryResolve(type: VOverClosure.self) }
+        #expect(resolveError.path == ["VOverClosure", "VClosureMiddle", "VSession"])
+        #expect(ExpectedReason.name(of: resolveError.reason) == "captiveDependency")
+    }
+
+    /// `validateAsync()` does the same for an async autoregistered
+    /// initialiser.
+    @Test func validateAsyncFindsACaptiveDependencyBehindAFactoryClosure() async throws {
+        let app = Container()
+        app.register(type: VSession.self, in: .scoped) { _ in VSession() }
+        app.register(type: VClosureMiddle.self, in: .new) { r in VClosureMiddle(session: try r.resolve()) }
+        app.autoregister(type: VAsyncOverClosure.self, initializer: VAsyncOverClosure.init(middle:))
+        let error = try await #require(throws: ValidationError.self) { try await app.validateAsync() }
+        #expect(error.problems.map(\.path) == [["VAsyncOverClosure", "VClosureMiddle", "VSession"]])
+        #expect(error.problems.map { ExpectedReason.name(of: $0.reason) } == ["captiveDependency"])
+        // A singleton that is not autoregistered needs no probe: its own
+        // resolve, from its holder, finds its captive (once, not twice).
+        let plain = Container()
+        plain.register(type: VSession.self, in: .scoped) { _ in VSession() }
+        plain.register(type: VClosureMiddle.self, in: .new) { r in VClosureMiddle(session: try r.resolve()) }
+        plain.register(type: VOverClosure.self) { r in VOverClosure(middle: try r.resolve()) }
+        let plainError = try #require(throws: ValidationError.self) { try plain.validate() }
+        #expect(plainError.problems.map(\.path) == [["VOverClosure", "VClosureMiddle", "VSession"]])
     }
 
     /// Many paths through a layered graph of autoregistered initialisers are
