@@ -429,11 +429,16 @@ struct RequestScopeTests {
         entered.wait()
         Thread { resolve() }.start()
         // Time for the second resolve to wait for the first one's claim.
-        try await Task.sleep(for: .milliseconds(200))
+        // Blocking, not awaiting, until the release: both threads are inside
+        // resolves, which hold back reclamation in the whole process, and a
+        // resumption could wait for a thread of the shared pool that another
+        // test blocks until something is reclaimed. The close does not
+        // suspend: nothing in the scope has a disposer.
+        usleep(200_000)
         try await scope.close()
         release.signal()
         for _ in 0..<1_000 where outcomes.withLock({ $0.count }) < 2 {
-            try await Task.sleep(for: .milliseconds(10))
+            usleep(10_000)
         }
         #expect(outcomes.withLock { $0 } == ["closed", "closed"])
         #expect(runs.withLock { $0 } == 1)
