@@ -162,7 +162,8 @@ extension Container {
     }
 
     nonisolated(nonsending) func resolveAllAsync<T>(type: T.Type, parent: AsyncFrame?) async throws(ResolutionError) -> [T] {
-        if isClosedAlongChain {
+        // As `tryResolveAll`.
+        if isClosed {
             throw notRegistered(T.self, name: nil, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent)
         }
         var instances: [T] = []

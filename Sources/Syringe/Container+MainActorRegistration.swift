@@ -33,7 +33,7 @@ extension Container {
         installArgumentFree(T.self, name: name, in: scope) { kind, key in
             Definition(
                 kind: kind, key: key, argumentTypes: [],
-                mainActorFactory: { resolver, _ in
+                synchronousFactory: { resolver, _ in
                     guard MainActorCheck.isCurrent else {
                         throw AsyncOnly(mainActor: true)
                     }
@@ -43,7 +43,8 @@ extension Container {
                 },
                 asyncFactory: .plain { resolver in
                     try await MainActor.run { UncheckedSendable(try factory(resolver)) }.value
-                }
+                },
+                isolatedToMainActor: true
             )
         }
     }

@@ -29,8 +29,10 @@ extension Container {
     /// ```
     public func tryResolveAll<T>(type: T.Type = T.self) throws(ResolutionError) -> [T] {
         // As a resolve of one of them would: a closed container resolves
-        // nothing, not even its ancestors' existing `.shared` instances.
-        if isClosedAlongChain {
+        // nothing, not even its ancestors' existing `.shared` instances;
+        // an open child of a closed one returns the instances that exist
+        // and fails on one it would have to create (see `produce`).
+        if isClosed {
             throw notRegistered(T.self, name: nil, signature: NoArguments.identity, argumentTypes: [])
         }
         let found = registrations(of: T.self)
@@ -60,7 +62,8 @@ extension Container {
         var position: [String?: Int] = [:]
         for holder in chain.reversed() {
             for case let definition? in holder.definitionsSnapshot
-            where definition.key.type == wanted && definition.key.signature == NoArguments.identity {
+            where definition.key.type == wanted && definition.key.signature == NoArguments.identity
+                && definition.kind != .scopeLocal {
                 // The key's type identity is `T`'s.
                 let entry = (unsafeDowncast(definition, to: Definition<T>.self), holder)
                 if let index = position[definition.key.name] {

@@ -228,6 +228,13 @@ extension Container {
         registry.drop(old)
         dropAliases(of: old)
         retire(old)
+        // A registration made in a scope over its copy of a `.scoped`
+        // registration (a per-request value of the same key) hid the copy,
+        // which the registry kept (see `insertLocked`): the key leads to it
+        // again, the scope's one instance, rather than to a second copy.
+        if isScope, let hidden = registry.live.first(where: { $0.kind == .scopeLocal && $0.key == key }) {
+            _ = table.insert(key, Unmanaged.passUnretained(hidden).toOpaque())
+        }
     }
 
     /// Retires a definition that was replaced or removed, and its `.shared`

@@ -293,15 +293,22 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
     }
 
-    /// A main-actor registration (`Container.register(type:name:in:isolatedTo:factory:)`),
-    /// which has both factories: resolved synchronously with `factory`
-    /// (which throws `AsyncOnly` off the main actor), asynchronously with
-    /// the async one, except its `.shared`, `.scoped` and `.weak` instances
-    /// (see `Container.produceOnMainActor`).
+    /// An async registration with a synchronous factory too: resolved
+    /// synchronously with `factory`, asynchronously with the async one.
+    /// - A main-actor registration (`Container.register(type:name:in:isolatedTo:factory:)`,
+    ///   `isolatedToMainActor`): `factory` throws `AsyncOnly` off the main
+    ///   actor, and its `.shared`, `.scoped` and `.weak` instances are made
+    ///   on the main actor by the synchronous engine (see `Container.produceOnMainActor`).
+    /// - An alias (`implements`) of an async or main-actor registration,
+    ///   isolated as its target is: `factory` forwards synchronously, which
+    ///   returns the target's existing `.shared` instance, runs a main-actor
+    ///   target on the main actor, and otherwise fails as a synchronous
+    ///   resolve of the target does.
     @usableFromInline
-    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], mainActorFactory factory: @escaping Factory, asyncFactory: consuming AsyncFactory) {
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], synchronousFactory factory: @escaping Factory,
+         asyncFactory: consuming AsyncFactory, isolatedToMainActor: Bool) {
         self.factory = factory
-        self.extras = DefinitionExtras(kind: kind, asyncFactory: asyncFactory, isolatedToMainActor: true)
+        self.extras = DefinitionExtras(kind: kind, asyncFactory: asyncFactory, isolatedToMainActor: isolatedToMainActor)
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
     }
 

@@ -78,7 +78,8 @@ public struct Registration<T>: Sendable {
     /// The instance must be a `U`; if it is not, resolving `U` throws
     /// `ResolutionError.Reason.incompatibleAlias`. The alias goes away with
     /// this registration when it is removed or replaced; called on a
-    /// registration that was already replaced or removed, it does nothing.
+    /// registration that was already replaced or removed, or with this
+    /// registration's own type and name, it does nothing.
     ///
     /// ```swift
     /// container.register(type: Store.self) { _ in Store() }.implements(Reader.self)
@@ -89,11 +90,22 @@ public struct Registration<T>: Sendable {
         let target = definition
         let kind: AnyDefinition.Kind = target.kind == .scoped ? .forwardToScoped : .forward
         let key = DefinitionKey(type: typeIdentity(U.self), signature: target.key.signature, name: name)
+        // Its own key: resolving that yields this instance already, and an
+        // alias installed there replaced the registration it forwards to,
+        // whose instance `releaseSharedInstances()` and `close()` then no
+        // longer reached.
+        guard key != target.key else {
+            return self
+        }
+        // An async target's alias forwards synchronously too: a synchronous
+        // resolve of it is one of the target (its existing `.shared`
+        // instance, its main-actor factory on the main actor).
+        let forwarding = Container.forwarding(to: target, in: container, as: U.self, name: name)
         let alias = target.isAsync
-            ? Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes,
-                            asyncFactory: .withArgumentsOnCallersExecutor(Container.forwardingAsync(to: target, in: container, as: U.self, name: name)))
-            : Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes,
-                            factory: Container.forwarding(to: target, in: container, as: U.self, name: name))
+            ? Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes, synchronousFactory: forwarding,
+                            asyncFactory: .withArgumentsOnCallersExecutor(Container.forwardingAsync(to: target, in: container, as: U.self, name: name)),
+                            isolatedToMainActor: target.isolatedToMainActor)
+            : Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes, factory: forwarding)
         container.install(alias: alias, of: target)
         return self
     }

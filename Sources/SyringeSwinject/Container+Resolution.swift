@@ -204,7 +204,9 @@ extension Container {
     @inlinable
     @inline(__always)
     func produceInGraph<Service>(_ entry: ServiceEntry<Service>, state: ResolutionState, arguments: UnsafeRawPointer, make: (Resolver, UnsafeRawPointer) -> Service?) -> Service? {
-        guard state.depth < Self.maximumDepth else {
+        // `<=`: the outermost graph counts one (`enterOutermost`), so that
+        // 200 nested resolves succeed, as in Swinject.
+        guard state.depth <= Self.maximumDepth else {
             return tooDeep(Service.self)
         }
         state.depth += 1

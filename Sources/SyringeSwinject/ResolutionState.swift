@@ -100,6 +100,10 @@ final class ResolutionState {
         let isRestored: Bool
         let touched: Int
         let shadowed: Int
+        /// The graph in progress on this thread, entered again (a `Lazy`'s
+        /// `instance` or `withObjectGraph` with its identifier inside it):
+        /// what it fills is the enclosing frame's to finish.
+        var reenters = false
     }
 
     private init() {
@@ -150,8 +154,14 @@ final class ResolutionState {
     /// Starts a graph: a new one, or the one `identifier` names.
     @usableFromInline
     func enter(_ identifier: GraphIdentifier?) -> Frame {
-        let frame = Frame(graph: graph, isExposed: isExposed, isRestored: isRestored, touched: touched.count, shadowed: shadowed.count)
-        if let identifier {
+        var frame = Frame(graph: graph, isExposed: isExposed, isRestored: isRestored, touched: touched.count, shadowed: shadowed.count)
+        if let identifier, depth > 0, identifier.id == graph {
+            // As Swinject: the instances the graph has are shared with this
+            // part of it, and what this part makes stays for the rest.
+            frame.reenters = true
+            isExposed = true
+            isRestored = true
+        } else if let identifier {
             graph = identifier.id
             isExposed = true
             isRestored = true
@@ -206,6 +216,10 @@ final class ResolutionState {
     @usableFromInline
     func leave(_ frame: Frame) {
         depth -= 1
+        if frame.reenters {
+            isRestored = frame.isRestored
+            return
+        }
         if touched.count > frame.touched {
             finishTouched(from: frame.touched)
         }

@@ -26,15 +26,17 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
     /// Runs `function` with `Container.shared` bound to a new container,
-    /// configured by the trait's closure. Swift Testing calls this.
+    /// configured by the trait's closure. The closure runs with it bound
+    /// too, so that what it builds at once (an assembly's `loaded`) injects
+    /// from the test's container, not the default one. Swift Testing calls this.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
         let container = Container()
-        configure(container)
         try await Container.$shared.withValue(container) {
+            configure(container)
             try await function()
         }
     }

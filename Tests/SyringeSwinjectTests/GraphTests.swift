@@ -104,6 +104,47 @@ struct GraphTests {
         #expect(lines.contains { $0.contains("nested 200 resolves deep") })
     }
 
+    @Test("200 nested resolves succeed, as in Swinject; the 201st ends in nil and a log line")
+    func twoHundredNestedResolves() {
+        func chain(_ levels: Int) -> (length: Int, lines: [String]) {
+            let container = Container()
+            for level in 0..<levels {
+                container.register(Node.self, name: "\(level)") { r in
+                    Node(next: level + 1 < levels ? r.resolve(Node.self, name: "\(level + 1)") : nil)
+                }
+            }
+            var root: Node?
+            let lines = loggedLines { root = container.resolve(Node.self, name: "0") }
+            var length = 0
+            var node = root
+            while let current = node {
+                length += 1
+                node = current.next
+            }
+            return (length, lines)
+        }
+        #expect(chain(200).length == 200)
+        let deeper = chain(201)
+        #expect(deeper.length == 200)
+        #expect(deeper.lines.contains { $0.contains("nested 200 resolves deep") })
+    }
+
+    @Test("a Lazy's instance, taken inside the graph that made the Lazy, is that graph's, and stays its for the rest of it, as in Swinject")
+    func lazyInsideItsOwnGraph() {
+        let container = Container()
+        container.register(Node.self) { _ in Node() }
+        nonisolated(unsafe) var seen: (viaLazy: Node, direct: Node, again: Node)?
+        container.register(Cat.self) { r in
+            let viaLazy = r.resolve(Lazy<Node>.self)!.instance
+            let direct = r.resolve(Node.self)!
+            let again = (r as! Container).withObjectGraph(r.resolve(GraphIdentifier.self)!) { $0.resolve(Node.self)! }
+            seen = (viaLazy, direct, again)
+            return Cat(name: "cat")
+        }
+        _ = container.resolve(Cat.self)
+        #expect(seen.map { $0.viaLazy === $0.direct && $0.again === $0.direct } == true)
+    }
+
     @Test("withObjectGraph shares .graph instances across separate resolves")
     func withObjectGraphShares() {
         let container = Container()

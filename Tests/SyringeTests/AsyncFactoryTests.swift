@@ -713,6 +713,20 @@ final class ProfileModel {
     }
 }
 
+@Suite("Aliases of async registrations")
+struct AsyncAliasTests {
+    @Test("once an async .shared instance exists, a synchronous resolve of its alias returns it; before, it fails as the registration does")
+    func aliasOfAnExistingAsyncSharedInstance() async throws {
+        let c = Container()
+        c.register(type: Connection.self) { _ async in await Connection(Counter()) }.implements(AnyObject.self)
+        expectResolutionError(.registeredAsync) { try c.tryResolve(type: AnyObject.self) }
+        let made = try await c.resolveAsync(type: Connection.self)
+        #expect(try c.tryResolve(type: AnyObject.self) === made)
+        #expect(try c.tryResolveAll(type: AnyObject.self).first === made)
+        #expect(try await c.resolveAsync(type: AnyObject.self) === made)
+    }
+}
+
 @Suite("Main-actor factories")
 struct MainActorFactoryTests {
     static func app(counter: Counter, in scope: Scope = .new) -> Container {
@@ -724,6 +738,34 @@ struct MainActorFactoryTests {
             return ProfileModel(connection: Connection(sync: ()))
         }
         return c
+    }
+
+    @Test("an alias of a main-actor registration resolves synchronously on the main actor, as the registration does",
+          arguments: [Scope.new, .shared])
+    @MainActor
+    func aliasResolvesSynchronouslyOnMainActor(scope: Scope) async throws {
+        let c = Container()
+        c.register(type: ProfileModel.self, in: scope, isolatedTo: MainActor.self) { _ in ProfileModel(connection: Connection(sync: ())) }
+            .implements(AnyObject.self)
+        let viaAlias = try c.tryResolve(type: AnyObject.self)
+        #expect(viaAlias is ProfileModel)
+        if scope == .shared {
+            #expect(try c.tryResolve(type: ProfileModel.self) === viaAlias)
+        }
+        #expect(try c.tryResolveAll(type: AnyObject.self).count == 1)
+        // Off the main actor, the alias does what the registration does:
+        // fails, or returns the `.shared` instance that exists.
+        let elsewhere = await Task.detached { () -> String in
+            do {
+                _ = try c.tryResolve(type: AnyObject.self)
+                return "resolved"
+            } catch let error as ResolutionError {
+                return "\(error.reason)"
+            } catch {
+                return "\(error)"
+            }
+        }.value
+        #expect(elsewhere == (scope == .shared ? "resolved" : "isolatedToMainActor"))
     }
 
     @Test("resolved synchronously on the main actor, the factory runs right there")

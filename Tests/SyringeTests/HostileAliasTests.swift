@@ -16,6 +16,26 @@ extension HostileInputTests {
             #expect(!c.isRegistered(type: Tracked.self))
         }
 
+        @Test("a registration that implements its own type is still released and disposed")
+        func implementsItselfKeepsItsLifetime() async throws {
+            let counter = Counter()
+            let disposed = Locked(0)
+            let c = Container()
+            c.register(type: Tracked.self) { _ in Tracked(counter) }
+                .onDispose { _ in disposed.withLock { $0 += 1 } }
+                .implements(Tracked.self)
+            let first = try c.tryResolve(type: Tracked.self)
+            c.releaseSharedInstances()
+            #expect(try c.tryResolve(type: Tracked.self) !== first)
+            let closing = Container()
+            closing.register(type: Tracked.self) { _ in Tracked(counter) }
+                .onDispose { _ in disposed.withLock { $0 += 10 } }
+                .implements(Tracked.self)
+            _ = try closing.tryResolve(type: Tracked.self)
+            try await closing.close()
+            #expect(disposed.withLock { $0 } >= 10)
+        }
+
         @Test("an alias added through a handle whose registration was already replaced is not installed")
         func aliasThroughStaleHandle() throws {
             let first = Counter()

@@ -394,6 +394,26 @@ struct RequestScopeTests {
         #expect(disposed.count == 4, "the instance made before each registration is disposed too")
     }
 
+    @Test("a per-request value registered over a .scoped instance and removed again leaves the scope's instance, not a second one")
+    func removingWhatHidTheScopedInstanceBringsItBack() async throws {
+        let made = Counter()
+        let disposed = Locked(0)
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(made) }
+            .onDispose { _ in disposed.withLock { $0 += 1 } }
+        let scope = app.makeScope()
+        let first = try scope.tryResolve(type: Tracked.self)
+        let given = Tracked(Counter())
+        scope.register(type: Tracked.self, instance: given)
+        #expect(try scope.tryResolve(type: Tracked.self) === given)
+        scope.remove(type: Tracked.self)
+        #expect(try scope.tryResolve(type: Tracked.self) === first)
+        #expect(try await scope.resolveAsync(type: Tracked.self) === first)
+        #expect(made.created == 1)
+        try await scope.close()
+        #expect(disposed.withLock { $0 } == 1)
+    }
+
     /// A resolve that waits for another thread's creation of a `.scoped`
     /// instance while the scope closes fails as closed, as the creator's
     /// does, rather than running the factory again (which only made an

@@ -34,6 +34,44 @@ struct ResolveAllTests {
 
     // MARK: Tests
 
+    @Test("in a scope made from a scope, each .scoped instance is that scope's own, sync and async")
+    func nestedScopesHaveTheirOwnInstances() async throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self, name: "a", in: .scoped) { _ in Tracked(counter) }
+        let outer = app.makeScope()
+        let outerOne = try outer.tryResolve(type: Tracked.self, name: "a")
+        let inner = outer.makeScope()
+        let all = try inner.tryResolveAll(type: Tracked.self)
+        let innerOne = try inner.tryResolve(type: Tracked.self, name: "a")
+        #expect(all.count == 1 && all.first === innerOne && innerOne !== outerOne)
+        let other = outer.makeScope()
+        let allAsync = try await other.resolveAllAsync(type: Tracked.self)
+        let otherOne = try other.tryResolve(type: Tracked.self, name: "a")
+        #expect(allAsync.count == 1 && allAsync.first === otherOne)
+        #expect(allAsync.first !== outerOne)
+        #expect(try outer.tryResolveAll(type: Tracked.self).map(ObjectIdentifier.init) == [ObjectIdentifier(outerOne)])
+    }
+
+    @Test("an open child of a closed container returns its own existing instances, and fails on what it would create")
+    func openChildOfAClosedContainer() async throws {
+        let counter = Counter()
+        let app = Container()
+        let child = Container(parent: app)
+        child.register(type: Tracked.self, name: "own") { _ in Tracked(counter) }
+        let own = try child.tryResolve(type: Tracked.self, name: "own")
+        try await app.close()
+        #expect(try child.tryResolve(type: Tracked.self, name: "own") === own)
+        #expect(try child.tryResolveAll(type: Tracked.self).map(ObjectIdentifier.init) == [ObjectIdentifier(own)])
+        #expect(try await child.resolveAllAsync(type: Tracked.self).map(ObjectIdentifier.init) == [ObjectIdentifier(own)])
+        // One the closed container registers would be created: that fails.
+        let other = Container()
+        other.register(type: Tracked.self, name: "parent's", in: .new) { _ in Tracked(counter) }
+        let otherChild = Container(parent: other)
+        try await other.close()
+        expectResolutionError(.closed) { try otherChild.tryResolveAll(type: Tracked.self) }
+    }
+
     @Test("one instance per registration, named and unnamed, in registration order")
     func registrationOrder() throws {
         let c = Container()

@@ -67,8 +67,18 @@ final class RecordingAPI: StoryAPI {
         #expect(api.requests == ["/profile"])
     }
 
+    /// What the trait's closure builds at once (an assembly's `loaded`)
+    /// injects from the test's container, not the default one.
+    @Test(.container { c in configureSawItsOwnContainer.withLock { $0 = Container.shared === c } })
+    func theTraitsClosureRunsWithItsContainerShared() {
+        #expect(configureSawItsOwnContainer.withLock { $0 } == true)
+    }
+
     @Test(.container(startingFrom: StoryWiring.register))
     func withoutOverridesTheTraitIsTheProductionWiring() throws {
         #expect(try Container.shared.tryResolve(type: StoryProfileLoader.self).load() == "live /profile")
     }
 }
+
+/// Set by `theTraitsClosureRunsWithItsContainerShared`'s trait.
+private let configureSawItsOwnContainer = Locked<Bool?>(nil)
