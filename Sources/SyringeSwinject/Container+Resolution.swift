@@ -50,8 +50,10 @@ extension Container {
         // is: no call to the producer. The producer checks the same first,
         // so the result is the same either way; in unspecialised code this
         // is skipped, as naming `ServiceEntry<Service>` there would cost a
-        // metadata lookup.
-        if _isConcrete(Service.self),
+        // metadata lookup. Not through `synchronize()`: there, as in
+        // Swinject, a thread waits for the lock until a resolve in
+        // progress has run the instance's `initCompleted` too.
+        if _isConcrete(Service.self), !isSynchronized,
            let instance = Unmanaged<ServiceEntry<Service>>.fromOpaque(found)._withUnsafeGuaranteedRef({ $0.containerInstance() }) {
             return instance
         }

@@ -110,14 +110,26 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     }
 
     /// The entry's `_ServiceEntryCore.producer` when `make` is not known
-    /// where it is made: the `.container` instance if there is one, else the
-    /// scope run with the entry's factory.
+    /// where it is made: the `.container` instance if there is one (unless
+    /// the container asked is synchronized: see `lockFreeInstance`), else
+    /// the scope run with the entry's factory.
     static var producer: Producer {
         { container, entry, arguments, out in
             ProducedInstance.deliver(Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
-                entry.containerInstance() ?? container.produce(entry, arguments: arguments)
+                entry.lockFreeInstance(for: container) ?? container.produce(entry, arguments: arguments)
             }, to: out)
         }
+    }
+
+    /// The `.container` instance, read without a lock, for a resolve from
+    /// `container`; nil through `synchronize()`, whose resolves take the
+    /// lock first: the instance is published when its factory returns,
+    /// and a synchronized resolve, as in Swinject, waits until the resolve
+    /// in progress has run its `initCompleted` too.
+    @inlinable
+    @inline(__always)
+    func lockFreeInstance(for container: Container) -> Service? {
+        container.isSynchronized ? nil : containerInstance()
     }
 
     /// The producer of an entry whose typed factory is `make`, made by an
@@ -129,7 +141,7 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     static func producer(calling make: @escaping (Resolver, UnsafeRawPointer) -> Service?) -> Producer {
         { container, entry, arguments, out in
             ProducedInstance.deliver(Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
-                entry.containerInstance() ?? container.produce(entry, arguments: arguments, make: make)
+                entry.lockFreeInstance(for: container) ?? container.produce(entry, arguments: arguments, make: make)
             }, to: out)
         }
     }

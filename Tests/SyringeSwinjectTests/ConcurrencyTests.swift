@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import Synchronization
 import Testing
@@ -26,6 +27,28 @@ struct ConcurrencyTests {
             #expect(made.count == 1)
             #expect(seen.withLock { $0.count } == 1)
         }
+    }
+
+    @Test("through synchronize(), a thread waits for the resolve in progress to run a .container instance's initCompleted, as in Swinject")
+    func synchronizedResolveWaitsForInitCompleted() {
+        let container = Container()
+        container.register(Node.self, name: "leaf") { _ in Node() }
+        container.register(Node.self) { _ in Node() }
+            .inObjectScope(.container)
+            .initCompleted { r, node in
+                usleep(300_000)
+                node.next = r.resolve(Node.self, name: "leaf")
+            }
+        nonisolated(unsafe) let resolver = container.synchronize()
+        let complete = Guarded<[Bool]>([])
+        onThreads(2) { worker in
+            if worker == 1 {
+                usleep(100_000)   // while the other thread's initCompleted runs
+            }
+            let node = resolver.resolve(Node.self)!
+            complete.withLock { $0.append(node.next != nil) }
+        }
+        #expect(complete.withLock { $0 } == [true, true])
     }
 
     @Test("resolves, registrations, resetObjectScope and assembler loads race on one container without synchronize()")
