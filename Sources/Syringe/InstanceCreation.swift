@@ -43,7 +43,8 @@ import Synchronization
 /// changes only under the lock.
 ///
 /// SyringeSwinject claims its own entries (`claim(_:for:)`), which have no
-/// claim of their own: their owners are kept in a table under the same
+/// claim of their own, and `@LazyInjected` its properties
+/// (`claim(_:context:)`): their owners are kept in a table under the same
 /// lock, and the chain walks both kinds.
 @_spi(SyringeSwinject) public
 enum InstanceCreation {
@@ -152,7 +153,19 @@ enum InstanceCreation {
     /// a wait spanning both engines is still seen to close a cycle.
     @_spi(SyringeSwinject) public
     static func claim(_ wanted: ObjectIdentifier, for me: ObjectIdentifier) -> Bool {
-        let waiter = Holder.state(me)
+        claim(wanted, as: .state(me))
+    }
+
+    /// `claim(_:for:)` for an object of Syringe's own that is not a
+    /// definition (a `@LazyInjected` property), by the thread of `context`:
+    /// the holder its definition claims name, so that a cycle through both
+    /// (a property whose resolve waits for a `.shared` creation whose
+    /// factory reads the property) is seen.
+    static func claim(_ wanted: ObjectIdentifier, context: ResolutionContext) -> Bool {
+        claim(wanted, as: .context(context.claimHolder))
+    }
+
+    private static func claim(_ wanted: ObjectIdentifier, as waiter: Holder) -> Bool {
         claims.lock.lock()
         defer { claims.lock.unlock() }
         while let owner = claims.owners[wanted] {
@@ -167,8 +180,8 @@ enum InstanceCreation {
         return true
     }
 
-    /// Releases the claim on `released` taken with `claim(_:for:)`, and wakes
-    /// the threads waiting for it.
+    /// Releases the claim on `released` taken with `claim(_:for:)` or
+    /// `claim(_:context:)`, and wakes the threads waiting for it.
     @_spi(SyringeSwinject) public
     static func release(_ released: ObjectIdentifier) {
         claims.lock.withLock {

@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A property resolved on first access, once, even if several threads access
 /// it first at the same time.
 ///
@@ -15,7 +7,8 @@ import Darwin
 /// unless one is given); the resolve happens on first access. A failing
 /// resolve stops the program with the full diagnostic, the type that owns
 /// the property and where the property is declared. So does a dependency cycle through the property
-/// (its own resolve reading it again), instead of hanging.
+/// (its own resolve reading it again, on its thread or on another thread that it waits for),
+/// instead of hanging.
 ///
 /// ```swift
 /// final class Screen {
@@ -58,11 +51,6 @@ private final class LazyInjection<T>: @unchecked Sendable {
     /// A retained `InstanceBox` of a `T` once resolved; published with release order
     /// so a reader that loads it sees the instance without taking the lock.
     private let instance = Atomic<UnsafeRawPointer?>(nil)
-    private let lock = ConditionMutex()
-    /// Signalled when a resolve in progress ends.
-    private let resolved = Condition()
-    /// The thread resolving the property right now. Guarded by `lock`.
-    private var resolvingThread: pthread_t?
 
     init(name: String?, container: Container, site: InjectionSite) {
         self.name = name
@@ -83,35 +71,24 @@ private final class LazyInjection<T>: @unchecked Sendable {
         return resolveOnce()
     }
 
-    /// Resolves without holding the lock, so that a factory that reads this
-    /// property again (a cycle) is reported instead of locking the lock its
-    /// own thread holds; other threads wait for the one resolve in progress.
+    /// Resolves holding a claim on the property, as a `.shared` creation
+    /// holds one on its registration (`InstanceCreation`): other threads
+    /// wait for the one resolve in progress, and a wait that would close a
+    /// cycle is reported instead, whether the cycle stays on this thread (a
+    /// factory that reads this property again) or goes through another (this
+    /// resolve waits for a creation whose factory reads the property).
     private func resolveOnce() -> T {
-        let me = pthread_self()
-        lock.lock()
-        while instance.load(ordering: .acquiring) == nil {
-            guard let resolving = resolvingThread else {
-                resolvingThread = me
-                lock.unlock()
-                return resolveAndPublish()
-            }
-            if pthread_equal(resolving, me) != 0 {
-                lock.unlock()
-                InjectionFailure.stop(cycleError(), type: T.self, from: container, at: site)
-            }
-            resolved.wait(releasing: lock)
+        guard InstanceCreation.claim(ObjectIdentifier(self), context: ResolutionContext.current) else {
+            InjectionFailure.stop(cycleError(), type: T.self, from: container, at: site)
         }
-        lock.unlock()
-        return value
-    }
-
-    private func resolveAndPublish() -> T {
+        defer { InstanceCreation.release(ObjectIdentifier(self)) }
+        // Resolved by the thread this one waited for.
+        if let box = instance.load(ordering: .acquiring) {
+            return Unmanaged<InstanceBox>.fromOpaque(box).takeUnretainedValue().value(as: T.self)
+        }
+        // A failing resolve stops the program: the claim is never released.
         let value = InjectionFailure.resolve(T.self, name: name, from: container, at: site)
-        lock.withLock {
-            instance.store(UnsafeRawPointer(Unmanaged.passRetained(InstanceBox.make(value)).toOpaque()), ordering: .releasing)
-            resolvingThread = nil
-        }
-        resolved.broadcast()
+        instance.store(UnsafeRawPointer(Unmanaged.passRetained(InstanceBox.make(value)).toOpaque()), ordering: .releasing)
         return value
     }
 

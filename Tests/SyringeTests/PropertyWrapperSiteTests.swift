@@ -1,3 +1,4 @@
+import Foundation
 import Syringe
 import Testing
 
@@ -134,9 +135,34 @@ struct PropertyWrapperSiteTests {
         #expect(text.contains("its construction depends on itself (a dependency cycle)"))
         #expect(text.contains("path: Service → Service"))
     }
+
+    @Test("a cycle through a @LazyInjected property and a .shared creation on another thread is reported as a cycle, not a deadlock")
+    func lazyInjectedCycleAcrossThreads() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Screen: @unchecked Sendable {
+                @LazyInjected(from: LazyCycle.acrossThreads) var service: Service
+                init() {}
+            }
+            let screen = Screen()
+            let inFactory = DispatchSemaphore(value: 0)
+            // `.shared`: one thread creates it, others wait for that creation.
+            LazyCycle.acrossThreads.register(type: Service.self) { _ in
+                inFactory.signal()
+                usleep(300_000)     // meanwhile, the property's resolve waits for this creation
+                _ = screen.service  // and this waits for the property's resolve
+                return ServiceImp()
+            }
+            Thread { _ = try? LazyCycle.acrossThreads.tryResolve(type: Service.self) }.start()
+            inFactory.wait()
+            _ = screen.service
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("its construction depends on itself (a dependency cycle)"))
+    }
 }
 
-/// A container the exit test's closures can reach without capturing.
+/// Containers the exit tests' closures can reach without capturing.
 enum LazyCycle {
     static let container = Container()
+    static let acrossThreads = Container()
 }
