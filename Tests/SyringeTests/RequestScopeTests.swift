@@ -445,9 +445,11 @@ struct RequestScopeTests {
             }
             outcomes.withLock { $0.append(outcome) }
         }
-        Thread { resolve() }.start()
+        let creator = Thread { resolve() }
+        creator.start()
         entered.wait()
-        Thread { resolve() }.start()
+        let waiter = Thread { resolve() }
+        waiter.start()
         // Time for the second resolve to wait for the first one's claim.
         // Blocking, not awaiting, until the release: both threads are inside
         // resolves, which hold back reclamation in the whole process, and a
@@ -457,9 +459,8 @@ struct RequestScopeTests {
         usleep(200_000)
         try await scope.close()
         release.signal()
-        for _ in 0..<1_000 where outcomes.withLock({ $0.count }) < 2 {
-            usleep(10_000)
-        }
+        creator.join()
+        waiter.join()
         #expect(outcomes.withLock { $0 } == ["closed", "closed"])
         #expect(runs.withLock { $0 } == 1)
     }
