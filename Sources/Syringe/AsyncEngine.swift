@@ -172,7 +172,7 @@ extension Container {
     /// `produceAsync`.
     @usableFromInline
     nonisolated(nonsending) static func produceSharedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
-        if container.withBorrowed({ $0.isClosedAlongChain }) {
+        if container.withBorrowed({ $0.isClosedOnChainNow }) {
             throw definition.error(.closed, path: path(to: definition, below: parent))
         }
         if definition.isolatedToMainActor {
@@ -282,7 +282,7 @@ extension Container {
         guard definition.isAsync else {
             return try produceBridged(definition, holder: holder, arguments: arguments, parent: parent)
         }
-        if isClosedAlongChain {
+        if isClosedOnChainNow {
             throw definition.error(.closed, path: Self.path(to: definition, below: parent))
         }
         switch definition.kind {

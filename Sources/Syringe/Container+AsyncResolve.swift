@@ -112,7 +112,7 @@ extension Container {
             }
             return try await Self.produceAsyncOutOfLine(definition, in: .passUnretained(self), holder: holder, arguments: Container.noArguments, parent: parent)
         case nil:
-            if isClosedAlongChain {
+            if isClosedOnChainNow {
                 throw notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent)
             }
             return nil

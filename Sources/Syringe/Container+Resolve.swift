@@ -99,7 +99,7 @@ extension Container {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         guard let located = locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
-            if isClosedAlongChain {
+            if isClosedOnChainNow {
                 Container.fail(notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: []), file: file, line: line)
             }
             return nil
@@ -122,7 +122,7 @@ extension Container {
     public func isRegistered<T>(type: T.Type = T.self, name: String? = nil) -> Bool {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
-        return locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) != nil && !isClosedAlongChain
+        return locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) != nil && !isClosedOnChainNow
     }
 
     /// Whether a registration taking runtime arguments of these types, in this
@@ -141,7 +141,7 @@ extension Container {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         return locate(type: typeIdentity(T.self), signature: ArgumentSignature<repeat each Argument>.identity, name: name) != nil
-            && !isClosedAlongChain
+            && !isClosedOnChainNow
     }
 
     /// Stops the program with `error`'s diagnostic, reported at the

@@ -230,6 +230,9 @@ extension Container {
     /// (a request's scope when the app closes) creates nothing either. For
     /// a root, a load of `parent` more than `isClosedNow`; the walk is out
     /// of line. An instance a child already holds is returned without it.
+    /// Also what makes a request that finds nothing fail with `.closed`:
+    /// a key the container does not hold itself is then found nowhere
+    /// (see `locate`).
     @inlinable
     var isClosedOnChainNow: Bool {
         isClosedNow || (parent != nil && hasClosedAncestorNow)

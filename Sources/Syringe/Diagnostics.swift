@@ -35,7 +35,7 @@ extension Container {
         defer { syr_read_exit(section) }
         let step = TypeName.step(T.self, name: name, argumentTypes: argumentTypes)
         let path = explicitPath ?? ((asyncParent?.pathText ?? ResolutionContext.current.pathText) + [step])
-        if isClosedAlongChain {
+        if isClosedOnChainNow {
             return ResolutionError(reason: .closed, type: T.self, name: name, argumentTypes: argumentTypes, path: path)
         }
         let finder = NearMatches(type: T.self, name: name.map(KeyName.canonical), signature: signature)
@@ -55,17 +55,6 @@ extension Container {
                            argumentTypes: argumentTypes, error: error, asyncParent: asyncParent)
         }
         return error
-    }
-}
-
-extension Container {
-    /// Whether this container or one of its ancestors is closed: then a
-    /// key it does not hold itself is found nowhere (see `locate`), and a
-    /// request that finds nothing fails with `.closed`. The ancestors'
-    /// flags relaxed, as `locate`'s walk reads them.
-    @usableFromInline
-    var isClosedAlongChain: Bool {
-        isClosed || hasClosedAncestorNow
     }
 }
 

@@ -103,7 +103,7 @@ public struct Resolver: Sendable {
         defer { syr_read_exit(section) }
         return try containerReference.withBorrowed { (container) throws(ResolutionError) -> T? in
             guard let located = container.locate(type: typeIdentity(T.self), signature: NoArguments.identity, name: name) else {
-                if container.isClosedAlongChain {
+                if container.isClosedOnChainNow {
                     throw container.notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [])
                 }
                 return nil

@@ -53,8 +53,8 @@ extension Container {
         // metadata lookup. Not through `synchronize()`: there, as in
         // Swinject, a thread waits for the lock until a resolve in
         // progress has run the instance's `initCompleted` too.
-        if _isConcrete(Service.self), !isSynchronized,
-           let instance = Unmanaged<ServiceEntry<Service>>.fromOpaque(found)._withUnsafeGuaranteedRef({ $0.containerInstance() }) {
+        if _isConcrete(Service.self),
+           let instance = Unmanaged<ServiceEntry<Service>>.fromOpaque(found)._withUnsafeGuaranteedRef({ $0.lockFreeInstance(for: self) }) {
             return instance
         }
         // A class reference or a class-bound existential comes back in
