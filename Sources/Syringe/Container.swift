@@ -94,6 +94,9 @@ public final class Container: @unchecked Sendable {
     deinit {
         // No reader can exist any more: nothing references this container,
         // and no writer: writers hold it too.
+        if registry.hasGraphDefinitions {
+            retireGraphDefinitions()
+        }
         if isScope {
             recycleScopeObjects()
         }
@@ -103,5 +106,29 @@ public final class Container: @unchecked Sendable {
         if let observation = observationSlot.load(ordering: .acquiring) {
             Unmanaged<Observation>.fromOpaque(observation).release()
         }
+    }
+
+    /// Hands this freed container's `.graph` registrations to the reclaimer
+    /// instead of releasing them with the rest.
+    ///
+    /// Their instances may still be in an object graph that outlives the
+    /// resolve that used this container: a factory that made a child
+    /// container, resolved a `.graph` service from it and let it go, inside
+    /// a resolve that goes on. The graph keeps such an instance in the slot
+    /// of the registration's dense index and destroys it, when the graph
+    /// ends, through the registration; a registration freed before that
+    /// gave its index back for the next `.graph` registration to take,
+    /// whose resolve then found the old instance as its own, of another
+    /// type, and the graph's end used the freed registration. Retired, a
+    /// registration is freed only once every resolve running now, on any
+    /// thread, has returned, and every graph ends inside its resolve.
+    private func retireGraphDefinitions() {
+        for index in registry.ordered.indices {
+            guard let definition = registry.ordered[index], definition.kind == .graph else { continue }
+            registry.ordered[index] = nil
+            Reclamation.retire(definition)
+        }
+        // Freed here if no resolve is running, as a release would have.
+        Reclamation.poll()
     }
 }

@@ -216,8 +216,8 @@ final class GraphInstances {
                 // destroying the value would do.
                 Unmanaged<AnyObject>.fromOpaque(value.load(as: UnsafeRawPointer.self)).release()
             case .destroy(let definition):
-                // Retained by its container, which outlives the resolve that
-                // stored the value.
+                // Retained by its container, or retired with it and not yet
+                // freed: this graph's resolve is still running.
                 definition._withUnsafeGuaranteedRef { $0.destroyGraphInstance(at: value) }
             }
         }
@@ -281,10 +281,15 @@ final class GraphInstances {
 /// exist at once, not with every one ever made. (Threads' contexts take
 /// theirs from `contexts`, to name themselves in 32-bit claims.)
 ///
-/// A slot or counter never outlives the resolve that set it, and a
-/// definition cannot be freed while a resolve on any thread is using it (its
-/// container is alive for the whole resolve), so an index handed to a new
-/// definition never finds state of the old one.
+/// A counter never outlives the resolve that set it, and a definition cannot
+/// be freed while a resolve on any thread is using it (its container is
+/// alive for the whole resolve). A `.graph` slot may outlive the resolve of
+/// the container that filled it (a child container let go of inside a
+/// factory, while the outermost resolve goes on), so a freed container's
+/// `.graph` definitions are retired, not released (see
+/// `Container.retireGraphDefinitions`), and freed only after every running
+/// resolve, and with it every graph, has ended. Either way an index handed
+/// to a new definition never finds state of the old one.
 final class DenseIndices: @unchecked Sendable {
     static let definitions = DenseIndices()
     static let graphs = DenseIndices()

@@ -6,6 +6,10 @@ struct Registry {
     var holes = 0
     /// How many live definitions take runtime arguments.
     var withArguments = 0
+    /// Whether a `.graph` definition was ever listed here: the container's
+    /// `deinit` then retires those rather than releasing them (see
+    /// `Container.retireGraphDefinitions`).
+    var hasGraphDefinitions = false
 
     // Both dictionaries start as `Dictionary()`, not `[:]`: the literal is a
     // call per container made (about 25 instructions each), the initialiser
@@ -32,6 +36,7 @@ struct Registry {
             ordered.reserveCapacity(4)
         }
         if definition.takesArguments { withArguments += 1 }
+        if definition.kind == .graph { hasGraphDefinitions = true }
         ordered.append(consume definition)
     }
 
@@ -41,6 +46,7 @@ struct Registry {
         ordered[old.order] = new
         if old.takesArguments { withArguments -= 1 }
         if new.takesArguments { withArguments += 1 }
+        if new.kind == .graph { hasGraphDefinitions = true }
     }
 
     mutating func drop(_ old: AnyDefinition) {

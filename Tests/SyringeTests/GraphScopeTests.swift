@@ -298,6 +298,59 @@ struct GraphScopeTests {
         #expect(counter.created == 8_000)
         #expect(counter.alive == 0)
     }
+
+    final class First: Sendable {}
+    final class Second: Sendable {}
+
+    /// The graph's slots are indexed by registration, and a freed
+    /// registration gives its index back: one freed while its instance was
+    /// still in the graph let the next `.graph` registration find that
+    /// instance as its own, of another type.
+    @Test("a .graph registration freed inside a resolve lends its slot to no other registration")
+    func freedRegistrationsSlotIsNotReused() throws {
+        let app = Container()
+        let seen = Locked<(first: ObjectIdentifier?, second: ObjectIdentifier?, secondIsSecond: Bool)>((nil, nil, false))
+        app.register(type: Int.self, in: .new) { _ in
+            let first: First = try {
+                let short = Container(parent: app)
+                short.register(type: First.self, in: .graph) { _ in First() }
+                return try short.tryResolve(type: First.self)
+            }()   // `short` and its registration are freed here; `first` stays in the graph
+            let other = Container(parent: app)
+            other.register(type: Second.self, in: .graph) { _ in Second() }
+            let second = try other.tryResolve(type: Second.self)
+            seen.withLock {
+                $0 = (ObjectIdentifier(first), ObjectIdentifier(second as AnyObject), (second as Any) is Second)
+            }
+            return 1
+        }
+        #expect(try app.tryResolve(type: Int.self) == 1)
+        let result = seen.withLock { $0 }
+        #expect(result.secondIsSecond)
+        #expect(result.first != result.second)
+    }
+
+    /// Two references: destroyed through its registration when the graph
+    /// ends, which must still exist then.
+    struct TwoTracked: Sendable {
+        let a: Tracked
+        let b: Tracked
+    }
+
+    @Test("a .graph value of a registration freed inside the resolve is destroyed when the graph ends")
+    func freedRegistrationsValueIsDestroyedSafely() throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Int.self, in: .new) { _ in
+            let short = Container(parent: app)
+            short.register(type: TwoTracked.self, in: .graph) { _ in TwoTracked(a: Tracked(counter), b: Tracked(counter)) }
+            _ = try short.tryResolve(type: TwoTracked.self)
+            return counter.alive
+        }
+        #expect(try app.tryResolve(type: Int.self) == 2)
+        #expect(counter.created == 2)
+        #expect(counter.alive == 0)
+    }
 }
 
 @Suite("Deep object graphs")
