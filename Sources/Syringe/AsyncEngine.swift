@@ -470,8 +470,10 @@ extension Container {
     /// Makes and publishes a `.shared` instance; call holding its claim.
     @inline(__always)
     nonisolated(nonsending) private static func makeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> InstanceBox {
+        let queuedBefore = resolver.frame.unsafelyUnwrapped.queuedCallbackCount
         let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: resolver.frame)
-        return try publishMadeShared(instance, of: definition, holder: holder, resolver: resolver, frame: resolver.frame.unsafelyUnwrapped)
+        return try publishMadeShared(instance, of: definition, holder: holder, resolver: resolver, frame: resolver.frame.unsafelyUnwrapped,
+                                     queuedBefore: queuedBefore)
     }
 
     /// `makeShared` once the factory has returned: publishes `instance`.
@@ -480,7 +482,8 @@ extension Container {
     /// type `T` it may hold, on every path, and this part held two more
     /// than the factory's result.
     @inline(never)
-    private static func publishMadeShared<T>(_ instance: T, of definition: Definition<T>, holder: Unmanaged<Container>, resolver: Resolver, frame: AsyncFrame) throws(ResolutionError) -> InstanceBox {
+    private static func publishMadeShared<T>(_ instance: T, of definition: Definition<T>, holder: Unmanaged<Container>, resolver: Resolver, frame: AsyncFrame,
+                                             queuedBefore: Int) throws(ResolutionError) -> InstanceBox {
         Container.markCreationIfObserved()
         guard let made = definition.publishSharedBox(instance) else {
             // A synchronous creator published first.
@@ -500,6 +503,14 @@ extension Container {
         // hooks hold only disposers (a request's transaction).
         if let hooks = definition.hooksInSection(), hooks.hasCallbacks {
             frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
+                if let retracted = definition.retractShared(box) {
+                    Reclamation.retireAndPoll(retracted)
+                }
+            }
+        } else if frame.queuedCallbackCount > queuedBefore {
+            // What its factory built has callbacks still to run: see
+            // `Container.createShared`.
+            frame.resolution.deferUndo(of: definition) {
                 if let retracted = definition.retractShared(box) {
                     Reclamation.retireAndPoll(retracted)
                 }
@@ -582,6 +593,7 @@ extension Container {
     @inline(__always)
     nonisolated(nonsending) private func makeWeak<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: holder, frame: frame)
+        let queuedBefore = frame.queuedCallbackCount
         let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
         Container.markCreationIfObserved()
         let (kept, created) = try definition.storeWeakInstance(instance)
@@ -590,6 +602,10 @@ extension Container {
         }
         if let hooks = definition.hooksInSection(), hooks.hasCallbacks {   // see `makeShared`
             frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
+                try? definition.withWeakBox { $0.forget(ifHolding: created) }
+            }
+        } else if frame.queuedCallbackCount > queuedBefore {
+            frame.resolution.deferUndo(of: definition) {
                 try? definition.withWeakBox { $0.forget(ifHolding: created) }
             }
         }

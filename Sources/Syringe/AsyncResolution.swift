@@ -372,6 +372,14 @@ final class AsyncFrame: @unchecked Sendable {
         Self.resolution(at: outermost._withUnsafeGuaranteedRef { $0.lazyResolution.load(ordering: .acquiring) })
     }
 
+    /// How many callbacks this resolve has queued so far: what a `.shared`
+    /// or `.weak` creation compares before and after its factory (see
+    /// `AsyncResolution.deferUndo`). Zero, and no resolution made, for a
+    /// resolve without callbacks.
+    var queuedCallbackCount: Int {
+        madeResolution?.pendingCount ?? 0
+    }
+
     /// Starts building `definition` below `parent` (a new outermost resolve
     /// when nil, or when the resolve `parent` belonged to has ended: see
     /// `unlessEnded`); fails on a cycle, with the same bounds as the
@@ -657,6 +665,24 @@ final class AsyncResolution: @unchecked Sendable {
                     try callback(resolver, deferred.value)
                 }
             }, undo: undo))
+        }
+    }
+
+    /// How many callbacks are queued.
+    var pendingCount: Int {
+        lock.withLock { pending.count }
+    }
+
+    /// Queues `undo` for a `.shared` or `.weak` instance without callbacks
+    /// of its own whose factory built instances with callbacks queued: if
+    /// one of those fails, `undo` takes the instance back (see
+    /// `ResolutionContext.deferUndo`). Another task of the resolve may have
+    /// queued some of them: then an instance may be taken back that did not
+    /// need it, and is made again by the next resolve, never handed out
+    /// half-configured.
+    func deferUndo(of definition: AnyDefinition, _ undo: @escaping () -> Void) {
+        lock.withLock {
+            pending.append(Pending(definition: definition, run: {}, undo: undo))
         }
     }
 

@@ -472,6 +472,22 @@ final class ResolutionContext {
         hasDeferredWork = true
     }
 
+    /// How many callbacks are queued: what a `.shared` or `.weak` creation
+    /// compares before and after its factory, to see whether it built
+    /// instances whose callbacks are still to run (see `deferUndo`).
+    var pendingCount: Int { pending.count }
+
+    /// Queues `undo` for a `.shared` or `.weak` instance that has no
+    /// callbacks of its own but holds instances whose callbacks are queued:
+    /// if one of those fails, the outermost resolve is abandoned from it on
+    /// (see `finish`), this entry with it, and `undo` takes the instance
+    /// back, so that no later resolve returns an object built around a
+    /// half-configured one.
+    func deferUndo(of definition: AnyDefinition, _ undo: @escaping (ResolutionContext) -> Void) {
+        pending.append(PendingHook(definition: definition, run: {}, undo: undo))
+        hasDeferredWork = true
+    }
+
     /// Queues `failure` to be thrown when the outermost resolve finishes: for
     /// a failure found where throwing at once would cost the resolve path
     /// (see `Container.applyHooks`). The resolve fails all the same.

@@ -98,6 +98,7 @@ extension Container {
                 return try produce(replacement, as: T.self, arguments: arguments)
             }
             let resolver = Resolver(container: holder)
+            let queuedBefore = context.pendingCount
             let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
             context.creations &+= 1
             guard let box = definition.publishShared(instance) else {
@@ -112,12 +113,16 @@ extension Container {
             try holder.publishOrAbandon(box: box, of: definition, path: context.pathText)
             // With callbacks only: the undo closure is a context to
             // allocate, for nothing when the hooks hold only disposers.
+            // Without callbacks of its own, an undo all the same when the
+            // instances its factory built have callbacks still to run: the
+            // instance holds them, configured or not. (The undo is made in
+            // each branch: a closure is a context to allocate, for nothing
+            // on the usual path.)
             if let hooks = definition.loadHooks(), hooks.hasCallbacks {
-                context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { _ in
-                    if let retracted = definition.retractShared(box) {
-                        Reclamation.retireAndPoll(retracted)
-                    }
-                }
+                context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance,
+                                       undo: Self.retraction(of: definition, box: box))
+            } else if context.pendingCount > queuedBefore {
+                context.deferUndo(of: definition, Self.retraction(of: definition, box: box))
             }
             return instance
         }
@@ -150,20 +155,43 @@ extension Container {
                 return instance
             }
             let resolver = Resolver(container: holder)
+            let queuedBefore = context.pendingCount
             let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
             context.creations &+= 1
             box.store(instance)
-            if let hooks = definition.loadHooks(), hooks.hasCallbacks, let created = box.storedObject {
-                context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) { context in
-                    // Runs when the outermost resolve failed, on this thread,
-                    // which holds no claim by then: taking this one cannot wait
-                    // for ourselves.
-                    guard (try? InstanceCreation.acquire(definition, context: context)) != nil else { return }
-                    defer { InstanceCreation.release(definition) }
-                    box.forget(ifHolding: created)
-                }
+            guard let created = box.storedObject else {
+                return instance   // not a reference: nothing is kept
+            }
+            if let hooks = definition.loadHooks(), hooks.hasCallbacks {
+                context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance,
+                                       undo: Self.forgetting(created, of: definition, in: box))
+            } else if context.pendingCount > queuedBefore {
+                context.deferUndo(of: definition, Self.forgetting(created, of: definition, in: box))   // see `createShared`
             }
             return instance
+        }
+    }
+
+    /// What a failed outermost resolve does with a `.shared` instance it
+    /// published in `box` (see `createShared`): takes it back.
+    private static func retraction<T>(of definition: Definition<T>, box: UnsafeRawPointer) -> (ResolutionContext) -> Void {
+        { _ in
+            if let retracted = definition.retractShared(box) {
+                Reclamation.retireAndPoll(retracted)
+            }
+        }
+    }
+
+    /// What a failed outermost resolve does with a `.weak` instance it
+    /// stored (`created`): forgets it, unless another has replaced it.
+    private static func forgetting<T>(_ created: ObjectIdentifier, of definition: Definition<T>, in box: WeakInstanceBox<T>) -> (ResolutionContext) -> Void {
+        { context in
+            // Runs when the outermost resolve failed, on this thread, which
+            // holds no claim by then: taking this one cannot wait for
+            // ourselves.
+            guard (try? InstanceCreation.acquire(definition, context: context)) != nil else { return }
+            defer { InstanceCreation.release(definition) }
+            box.forget(ifHolding: created)
         }
     }
 

@@ -99,6 +99,96 @@ struct CallbackFailureTests {
         #expect(try c.tryResolve(type: Tracked.self).serial == 1)
     }
 
+    /// Configured by its `onResolved` callback, which may fail once.
+    final class Part: Sendable {
+        let configured = Atomic(false)
+    }
+
+    final class Holder: Sendable {
+        let part: Part
+        init(part: Part) { self.part = part }
+    }
+
+    @Test("a .shared instance without callbacks, holding one whose callback failed, is created anew")
+    func sharedHoldingAHalfConfiguredInstance() throws {
+        let failOnce = FailOnce(code: 6)
+        let c = Container()
+        c.register(type: Part.self, in: .new) { _ in Part() }
+            .onResolved { _, part in
+                try failOnce.call()
+                part.configured.store(true, ordering: .relaxed)
+            }
+        c.register(type: Holder.self) { r in Holder(part: try r.resolve()) }
+        expectResolutionError(.factoryFailed(Failure(code: 6))) { try c.tryResolve(type: Holder.self) }
+        let holder = try c.tryResolve(type: Holder.self)
+        let configured = holder.part.configured.load(ordering: .relaxed)
+        #expect(configured, "the first Holder, around an unconfigured Part, was kept")
+        #expect(try c.tryResolve(type: Holder.self) === holder)
+    }
+
+    @Test("an async .shared instance without callbacks, holding one whose callback failed, is created anew")
+    func asyncSharedHoldingAHalfConfiguredInstance() async throws {
+        let failOnce = FailOnce(code: 9)
+        let c = Container()
+        c.register(type: Part.self, in: .new) { (_: Resolver) async in Part() }
+            .onResolved { _, part in
+                try failOnce.call()
+                part.configured.store(true, ordering: .relaxed)
+            }
+        c.register(type: Holder.self) { (r: Resolver) async throws in Holder(part: try await r.resolve()) }
+        await #expect(throws: ResolutionError.self) { try await c.resolveAsync(type: Holder.self) }
+        let holder = try await c.resolveAsync(type: Holder.self)
+        let configured = holder.part.configured.load(ordering: .relaxed)
+        #expect(configured, "the first Holder, around an unconfigured Part, was kept")
+        #expect(try await c.resolveAsync(type: Holder.self) === holder)
+    }
+
+    @Test("a .weak instance without callbacks, holding one whose callback failed, is created anew")
+    func weakHoldingAHalfConfiguredInstance() throws {
+        let failOnce = FailOnce(code: 7)
+        let c = Container()
+        c.register(type: Part.self, in: .new) { _ in Part() }
+            .onResolved { _, part in
+                try failOnce.call()
+                part.configured.store(true, ordering: .relaxed)
+            }
+        c.register(type: Holder.self, in: .weak) { r in Holder(part: try r.resolve()) }
+        let failed = Locked<Holder?>(nil)
+        c.register(type: Sibling.self, in: .new) { r in
+            let holder = try r.resolve(type: Holder.self)
+            failed.withLock { $0 = holder }   // kept alive past the failure
+            return Sibling()
+        }
+        expectResolutionError(.factoryFailed(Failure(code: 7))) { try c.tryResolve(type: Sibling.self) }
+        let kept = failed.withLock { $0 }
+        #expect(kept != nil)
+        let holder = try c.tryResolve(type: Holder.self)
+        #expect(holder !== kept)
+        let configured = holder.part.configured.load(ordering: .relaxed)
+        #expect(configured)
+    }
+
+    @Test("a .shared instance without callbacks is kept when a callback queued after it fails")
+    func sharedBuiltBeforeAFailingSiblingIsKept() throws {
+        let counter = Counter()
+        let failOnce = FailOnce(code: 8)
+        let c = Container()
+        c.register(type: Part.self, in: .new) { _ in Part() }
+        c.register(type: Tracked.self) { r in
+            _ = try r.resolve(type: Part.self)
+            return Tracked(counter)
+        }
+        c.register(type: Sibling.self, in: .new) { _ in Sibling() }
+            .onResolved { _, _ in try failOnce.call() }
+        c.register(type: Root.self, in: .new) { r in
+            _ = try r.resolve(type: Tracked.self)
+            _ = try r.resolve(type: Sibling.self)
+            return Root()
+        }
+        #expect(throws: ResolutionError.self) { try c.tryResolve(type: Root.self) }
+        #expect(try c.tryResolve(type: Tracked.self).serial == 1)
+    }
+
     @Test("releaseSharedInstances inside the failing callback: the next resolve creates one new instance")
     func retractOnlyWhatWasPublished() throws {
         let counter = Counter()
