@@ -73,7 +73,10 @@ extension Container {
     /// later resolve from it is a `ResolutionError` with reason `.closed`.
     ///
     /// Every disposer runs, even when an earlier one throws; what they threw
-    /// is thrown afterwards, together, as a `DisposalError`. A second call
+    /// is thrown afterwards, together, as a `DisposalError`. In a cancelled
+    /// task, an async disposer runs in a task of its own, which the
+    /// cancellation does not reach (one already running when the task is
+    /// cancelled sees it). A second call
     /// returns at once. Instances that `releaseSharedInstances()`, `remove` or
     /// a re-registration dropped earlier are not disposed: they may still be
     /// in use, and go when the last reference to them does. The disposed

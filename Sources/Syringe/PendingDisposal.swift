@@ -65,13 +65,42 @@ struct PendingDisposal: @unchecked Sendable {
         /// what it wraps (an `onDispose` closure, a `dispose()` method)
         /// switches to where it runs itself. Running the wrapper elsewhere
         /// first was an executor switch more per instance disposed.
+        ///
+        /// Except in a cancelled task: an async disposer must run whole (a
+        /// transaction's rollback), and awaited work checks cancellation
+        /// (a database driver's query throws `CancellationError` before it
+        /// starts), so there it runs in a task of its own, which the
+        /// cancellation does not reach, awaited here. A disposer already
+        /// running when its task is cancelled sees the cancellation: Swift
+        /// 6.3 has no way to shield a running task from it.
         nonisolated(nonsending) func run() async throws {
             switch self {
             case .sync(let body): try body()
-            case .async(let body): try await body()
+            case .async(let body):
+                if Task.isCancelled {
+                    try await Self.shielded(body)
+                } else {
+                    try await body()
+                }
             case .syncInPlace(let body, let address): try body(address)
-            case .asyncInPlace(let body, let address): try await body(address)
+            case .asyncInPlace(let body, let address):
+                if Task.isCancelled {
+                    try await Self.shielded { try await body(address) }
+                } else {
+                    try await body(address)
+                }
             }
+        }
+
+        /// Runs `body` in an unstructured task, which does not inherit the
+        /// caller's cancellation (it does its task-local values and
+        /// priority), and waits for it.
+        @inline(never)
+        nonisolated(nonsending) private static func shielded(_ body: @escaping AsyncBody) async throws {
+            // @unchecked: the step runs once, and this task is its only
+            // user until it ends (see `PendingDisposal`).
+            let step = UncheckedSendable(body)
+            try await Task { try await step.value() }.value
         }
     }
 

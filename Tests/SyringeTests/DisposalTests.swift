@@ -428,6 +428,52 @@ struct DisposalTests {
         #expect(log.all == ["request"])
     }
 
+    /// Disposes by awaiting work that checks cancellation, as a database
+    /// driver's query does.
+    final class RollsBack: Sendable {
+        let rolledBack = Atomic(false)
+
+        func rollBack() async throws {
+            try Task.checkCancellation()
+            await Task.yield()
+            try Task.checkCancellation()
+            rolledBack.store(true, ordering: .relaxed)
+        }
+    }
+
+    @Test("a scope closed in a cancelled task runs its async disposers outside the cancellation",
+          .timeLimit(.minutes(10)), arguments: [false, true])
+    func asyncDisposerOutsideTheCancellation(conforming: Bool) async throws {
+        let app = Container()
+        if conforming {
+            app.register(type: CancellationCheckingResource.self, in: .scoped) { _ in CancellationCheckingResource() }
+        } else {
+            app.register(type: RollsBack.self, in: .scoped) { _ in RollsBack() }
+                .onDispose { (transaction: RollsBack) async throws in try await transaction.rollBack() }
+        }
+        let started = AsyncStream<Void>.makeStream()
+        let task = Task { () async throws -> Bool in
+            let scope = app.makeScope()
+            let disposed: @Sendable () -> Bool
+            if conforming {
+                let instance = try scope.tryResolve(type: CancellationCheckingResource.self)
+                disposed = { instance.disposed.load(ordering: .relaxed) }
+            } else {
+                let instance = try scope.tryResolve(type: RollsBack.self)
+                disposed = { instance.rolledBack.load(ordering: .relaxed) }
+            }
+            started.continuation.yield()
+            // Ends only by cancellation (see `withScopeCancelled`).
+            try? await Task.sleep(for: .seconds(86_400))
+            #expect(Task.isCancelled)
+            try await scope.close()
+            return disposed()
+        }
+        for await _ in started.stream { break }
+        task.cancel()
+        #expect(try await task.value, "the disposer saw the closing task's cancellation")
+    }
+
     @Test("when disposal fails, withScope throws the DisposalError, carrying the body's error if it threw too")
     func withScopeDisposalFails() async throws {
         let app = Container()
@@ -444,5 +490,17 @@ struct DisposalTests {
             #expect(error.bodyError as? DisposalFailed == DisposalFailed(name: "body"))
             #expect(error.description.contains("the scope's body had failed first"))
         }
+    }
+}
+
+/// An `AsyncDisposable` whose `dispose()` checks cancellation.
+final class CancellationCheckingResource: AsyncDisposable, Sendable {
+    let disposed = Atomic(false)
+
+    func dispose() async throws {
+        try Task.checkCancellation()
+        await Task.yield()
+        try Task.checkCancellation()
+        disposed.store(true, ordering: .relaxed)
     }
 }

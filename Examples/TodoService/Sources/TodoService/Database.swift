@@ -238,7 +238,7 @@ public final class Database: Sendable {
         case .pooled:
             break
         case .close:
-            try? await connection.close()
+            try? await outsideCancellation { try await connection.close() }   // see `Transaction.end()`
         }
     }
 
@@ -263,7 +263,7 @@ public final class Database: Sendable {
             waiter.continuation.resume(throwing: Failure.closed)
         }
         for connection in idle {
-            try? await connection.close()
+            try? await outsideCancellation { try await connection.close() }
         }
         logger.notice("database closed", metadata: ["statistics": "\(statistics)"])
     }

@@ -79,7 +79,11 @@ public final class Transaction: Sendable {
         case .open:
             // A failed ROLLBACK leaves nothing to undo: SQLite has already
             // rolled back when a statement's error ended the transaction.
-            _ = try? await connection.query("ROLLBACK")
+            // Outside the request's cancellation: in a cancelled task
+            // SQLiteNIO fails a query before running it, and the connection
+            // would go back to the pool inside the transaction.
+            let connection = connection
+            _ = try? await outsideCancellation { _ = try await connection.query("ROLLBACK") }
             await database.release(connection, role: role, committed: false)
         }
     }
@@ -92,4 +96,16 @@ public enum TransactionError: Error, CustomStringConvertible {
     public var description: String {
         "the request's transaction has already committed or ended"
     }
+}
+
+/// Runs `body` where the current task's cancellation does not reach it (in
+/// a task of its own when the current one is cancelled, else here): what
+/// ends a request's transaction or closes a connection must run whatever
+/// became of the request, and SQLiteNIO fails a query or a close in a
+/// cancelled task before starting it.
+func outsideCancellation<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    guard Task.isCancelled else {
+        return try await body()
+    }
+    return try await Task { try await body() }.value
 }

@@ -15,6 +15,17 @@ struct FailingChangeLog: ChangeLog {
     }
 }
 
+/// A change log that signals it was reached, then waits until its request
+/// is cancelled: a request caught mid-flight, its todo already inserted.
+struct WaitForCancellationChangeLog: ChangeLog {
+    let reached: AsyncStream<Void>.Continuation
+
+    func record(_ change: String, todo id: Int) async throws {
+        reached.yield()
+        try await Task.sleep(for: .seconds(86_400))
+    }
+}
+
 /// Counts disposals of a `.scoped` registration.
 final class DisposalCounter: Sendable {
     private let count = Mutex(0)
@@ -138,5 +149,51 @@ final class DisposalCounter: Sendable {
         #expect(database.statistics.rollbacks == 1)
         try await app.close()
         #expect(database.statistics.isClosed)
+    }
+
+    /// A request cancelled after its write (its client went away, a
+    /// timeout): its scope still rolls the transaction back, in SQLite too,
+    /// and the writer connection it gives back serves the next request.
+    @Test(.timeLimit(.minutes(2))) func aCancelledRequestIsRolledBackAndItsConnectionReused() async throws {
+        let (reached, reachedContinuation) = AsyncStream<Void>.makeStream()
+        let first = Mutex(true)
+        try await withApp(configure: { app in
+            app.register(type: (any ChangeLog).self, in: .scoped) { (r: Resolver) async throws -> any ChangeLog in
+                if first.withLock({ isFirst in defer { isFirst = false }; return isFirst }) {
+                    return WaitForCancellationChangeLog(reached: reachedContinuation)
+                }
+                return SQLiteChangeLog(transaction: try await r.resolve(), request: try await r.resolve())
+            }
+        }) { client, database in
+            let inflight = Task { try await client.send(.post, "/todos", #"{"title": "cancelled"}"#) }
+            var iterator = reached.makeAsyncIterator()
+            _ = await iterator.next()
+            inflight.cancel()
+            _ = try? await inflight.value
+            let next = try await client.send(.post, "/todos", #"{"title": "after"}"#)
+            #expect(next.status == .created)
+            let list = try await client.send(.get, "/todos")
+            #expect(!String(buffer: list.body).contains("cancelled"))
+            #expect(String(buffer: list.body).contains("after"))
+            #expect(database.statistics.leased == 0)
+        }
+    }
+
+    /// What every wiring's end of a request calls, in a cancelled task.
+    @Test(.timeLimit(.minutes(2))) func endingATransactionInACancelledTaskRollsBack() async throws {
+        let file = TestDatabase()
+        defer { file.remove() }
+        let database = try await Database.open(file.configuration, logger: testLogger)
+        try await Task {
+            let transaction = try await Transaction.begin(in: database, readOnly: false)
+            _ = try await transaction.query("INSERT INTO todos (title) VALUES ('ghost')")
+            withUnsafeCurrentTask { $0?.cancel() }
+            await transaction.end()
+        }.value
+        let next = try await Transaction.begin(in: database, readOnly: false)
+        let ghosts = try await next.query("SELECT title FROM todos WHERE title = 'ghost'")
+        #expect(ghosts.isEmpty)
+        await next.end()
+        await database.close()
     }
 }
