@@ -84,8 +84,12 @@ parse_wrk() {
         $1 == "Requests/sec:" { rps = $2 }
         / requests in / { requests = $1 }
         /Non-2xx or 3xx responses/ { bad = $NF }
+        # "Socket errors: connect 0, read 0, write 0, timeout 12": a request
+        # that timed out is missing from the numbers, not counted slow.
+        /Socket errors:/ { for (i = 1; i < NF; i++) if ($i == "timeout") timeouts = $(i + 1) + 0 }
         END {
             if (bad > 0) { print "wrk: " bad " responses were not 2xx" > "/dev/stderr"; exit 1 }
+            if (timeouts > 0) { print "wrk: " timeouts " requests timed out" > "/dev/stderr"; exit 1 }
             printf "%s %s %s %s\n", rps, p50, p99, requests
         }'
 }

@@ -85,30 +85,43 @@ let announce: @Sendable (Int) async -> Void = { port in
     fflush(nil)  // a script reading the port through a pipe sees it now
 }
 
-switch options.wiring {
-case .syringe:
-    try await TodoApplication.run(
-        container: AppContainer.make(database: database, logger: logger),
-        configuration: configuration,
-        logger: logger,
-        onServerRunning: announce
-    )
-case .hand, .swinject:
-    let opened = try await Database.open(database, logger: logger)
-    let router = options.wiring == .hand
-        ? TodoApplication.router(requestServices: HandWiringMiddleware(database: opened, logger: logger))
-        : TodoApplication.router(requestServices: SwinjectWiringMiddleware(database: opened, logger: logger))
-    let app = Application(
-        router: router,
-        configuration: configuration,
-        onServerRunning: { channel in await announce(channel.localAddress?.port ?? 0) },
-        logger: logger
-    )
-    let closer = ClosureService {
-        try? await gracefulShutdown()
-        await opened.close()
+/// Runs the server with the chosen wiring until it shuts down.
+@MainActor
+func serve() async throws {
+    switch options.wiring {
+    case .syringe:
+        try await TodoApplication.run(
+            container: AppContainer.make(database: database, logger: logger),
+            configuration: configuration,
+            logger: logger,
+            onServerRunning: announce
+        )
+    case .hand, .swinject:
+        let opened = try await Database.open(database, logger: logger)
+        let router = options.wiring == .hand
+            ? TodoApplication.router(requestServices: HandWiringMiddleware(database: opened, logger: logger))
+            : TodoApplication.router(requestServices: SwinjectWiringMiddleware(database: opened, logger: logger))
+        let app = Application(
+            router: router,
+            configuration: configuration,
+            onServerRunning: { channel in await announce(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        let closer = ClosureService {
+            try? await gracefulShutdown()
+            await opened.close()
+        }
+        try await ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [closer, app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        ).run()
     }
-    try await ServiceGroup(
-        configuration: ServiceGroupConfiguration(services: [closer, app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-    ).run()
+}
+
+// A start-up failure (a database file that cannot be opened, a port in use)
+// ends the process with its error and status 1, not a crash report.
+do {
+    try await serve()
+} catch {
+    print("TodoServer: \(error)")
+    exit(1)
 }
