@@ -280,6 +280,13 @@ struct AsyncFactoryTests {
         await expectAsyncResolutionError(.captiveDependency(captor: "Repository", captorScope: .shared)) {
             try await app.makeScope().resolveAsync(type: Repository.self)
         }
+        // A .weak instance is shared past a request too.
+        app.register(type: Pair<Connection>.self, in: .weak) { (r: Resolver) async throws in
+            Pair(first: try await r.resolve(), second: try await r.resolve())
+        }
+        await expectAsyncResolutionError(.captiveDependency(captor: "Pair<Connection>", captorScope: .weak)) {
+            try await app.makeScope().resolveAsync(type: Pair<Connection>.self)
+        }
     }
 
     @Test("a child container resolves its parent's async registration and its own overrides")

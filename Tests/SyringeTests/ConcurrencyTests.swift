@@ -11,25 +11,38 @@ import Syringe
 
 @Suite("Concurrency")
 struct ConcurrencyTests {
-    @Test("16 tasks racing the first resolve of a shared service create it once")
-    func sharedCreatedOnce() async {
-        for _ in 0..<20 {
-            let c = Container()
-            let counter = Counter()
-            c.register(type: Tracked.self) { _ in Tracked(counter) }
-            let instances = await withTaskGroup(of: ObjectIdentifier.self) { group in
-                for _ in 0..<16 {
-                    group.addTask { ObjectIdentifier(c.resolve(type: Tracked.self)) }
-                }
-                var seen: Set<ObjectIdentifier> = []
-                for await id in group {
-                    seen.insert(id)
-                }
-                return seen
+    /// Every thread asks while the factory runs: the factory waits until
+    /// all have counted themselves in, and a moment more, so that they are
+    /// inside the resolve, waiting for this creation. Two instances (or a
+    /// second factory run) mean one of them did not wait.
+    @Test("eight threads that ask for a shared service while its factory runs all get the one instance it makes")
+    func sharedCreatedOnce() {
+        let threads = 8
+        let c = Container()
+        let counter = Counter()
+        let asked = Atomic(0)
+        c.register(type: Tracked.self) { _ in
+            var waited = 0
+            while asked.load(ordering: .relaxed) < threads && waited < 5_000 {
+                usleep(1_000)
+                waited += 1
             }
-            #expect(instances.count == 1)
-            #expect(counter.created == 1)
+            usleep(20_000)
+            return Tracked(counter)
         }
+        let seen = Locked<Set<ObjectIdentifier>>([])
+        let started = (0..<threads).map { _ in
+            Thread {
+                asked.add(1, ordering: .relaxed)
+                let instance = c.resolve(type: Tracked.self)
+                seen.withLock { _ = $0.insert(ObjectIdentifier(instance)) }
+            }
+        }
+        started.forEach { $0.start() }
+        started.forEach { $0.join() }
+        #expect(asked.load(ordering: .relaxed) == threads)
+        #expect(seen.withLock { $0.count } == 1)
+        #expect(counter.created == 1)
     }
 
     @Test("threads released together into a slow shared factory still create once")

@@ -175,6 +175,67 @@ struct DisposalTests {
         #expect(scope.isClosed)
     }
 
+    @Test("an instance's later disposers run after an earlier one of its own throws; its failures keep their order")
+    func oneInstancesDisposersAllRun() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(Counter()) }
+            .onDispose { _ in throw DisposalFailed(name: "a") }
+            .onDispose { _ in log.record("after a") }
+            .onDispose { _ async throws in throw DisposalFailed(name: "b") }
+            .onDispose { _ in log.record("after b") }
+        let scope = app.makeScope()
+        _ = try scope.tryResolve(type: Tracked.self)
+        do {
+            try await scope.close()
+            Issue.record("close did not throw")
+        } catch {
+            #expect(error.failures.map { $0.error as? DisposalFailed } == [DisposalFailed(name: "a"), DisposalFailed(name: "b")])
+        }
+        #expect(log.all == ["after a", "after b"])
+    }
+
+    @Test("validate() runs an instance's later disposers after an earlier one throws, and reports the failure")
+    func validateRunsEveryDisposer() throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(Counter()) }
+            .onDispose { _ in throw DisposalFailed(name: "validate") }
+            .onDispose { _ in log.record("second") }
+        let error = try #require(throws: ValidationError.self) { try app.validate() }
+        #expect(error.problems.isEmpty)
+        #expect(error.disposalFailures.map { $0.error as? DisposalFailed } == [DisposalFailed(name: "validate")])
+        #expect(log.all == ["second"])
+    }
+
+    @Test("validateAsync() reports what an async disposer threw")
+    func validateAsyncReportsDisposalFailures() async throws {
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(Counter()) }
+            .onDispose { _ async throws in throw DisposalFailed(name: "async") }
+        do {
+            _ = try await app.validateAsync()
+            Issue.record("validateAsync did not throw")
+        } catch {
+            #expect(error.problems.isEmpty)
+            #expect(error.disposalFailures.map { $0.error as? DisposalFailed } == [DisposalFailed(name: "async")])
+        }
+    }
+
+    @Test("a .new instance with a disposer resolved from a plain child of a scope is disposed by the scope")
+    func childOfAScopeHandsTransientsToTheScope() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
+            .onDispose { tracked in log.record("\(tracked.serial)") }
+        let scope = app.makeScope()
+        let child = Container(parent: scope)
+        _ = try child.tryResolve(type: Tracked.self)
+        #expect(log.all.isEmpty)
+        try await scope.close()
+        #expect(log.all == ["1"])
+    }
+
     @Test(".new and .graph instances with disposers are disposed by the scope they were resolved in", arguments: [Scope.new, .graph])
     func transientsTrackedByTheScope(scope kind: Scope) async throws {
         let log = DisposalLog()

@@ -227,29 +227,34 @@ struct GraphScopeTests {
         final class Resolving: @unchecked Sendable {
             let container: Container
             let counter: Counter
-            init(_ container: Container, _ counter: Counter) {
+            let outcomes: Locked<[Bool]>
+            init(_ container: Container, _ counter: Counter, _ outcomes: Locked<[Bool]>) {
                 self.container = container
                 self.counter = counter
+                self.outcomes = outcomes
             }
             deinit {
                 // Resolves a .graph and a .new registration from inside the
                 // teardown of the graph that held this instance.
-                _ = try? container.tryResolve(type: Tracked.self, name: "during")
-                _ = try? container.tryResolve(type: Pair<Tracked>.self)
+                let during = (try? container.tryResolve(type: Tracked.self, name: "during")) != nil
+                let pair = (try? container.tryResolve(type: Pair<Tracked>.self)) != nil
+                outcomes.withLock { $0 += [during, pair] }
             }
         }
+        let outcomes = Locked<[Bool]>([])
         let counter = Counter()
         let c = Container()
         c.register(type: Tracked.self, name: "during", in: .graph) { _ in Tracked(counter) }
         c.register(type: Pair<Tracked>.self, in: .new) { r in
             Pair(first: try r.resolve(type: Tracked.self, name: "during"), second: Tracked(counter))
         }
-        c.register(type: Resolving.self, in: .graph) { [unowned c] _ in Resolving(c, counter) }
+        c.register(type: Resolving.self, in: .graph) { [unowned c] _ in Resolving(c, counter, outcomes) }
         c.register(type: Twice<Resolving>.self, in: .new) { r in Twice(try r.resolve(), try r.resolve()) }
         for _ in 0..<3 {
             let twice = try c.tryResolve(type: Twice<Resolving>.self)
             #expect(twice.first === twice.second)
         }
+        #expect(outcomes.withLock { $0 } == Array(repeating: true, count: 6), "a resolve inside the teardown failed")
         #expect(counter.alive == 0)
         // The context is clean afterwards: a graph still shares.
         let pair = try c.tryResolve(type: Twice<Resolving>.self)

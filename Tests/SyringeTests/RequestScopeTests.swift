@@ -465,6 +465,49 @@ struct RequestScopeTests {
         #expect(runs.withLock { $0 } == 1)
     }
 
+    /// The resolve whose factory was running when the scope closed: its
+    /// instance is disposed (on a task of its own), once, and not handed out.
+    @Test("an instance created while its scope closed is disposed once and not handed out")
+    func anInstanceMadeWhileTheScopeClosedIsDisposed() async throws {
+        let app = Container()
+        let disposed = Locked(0)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        app.register(type: RequestWork.self, in: .scoped) { _ in
+            entered.signal()
+            release.wait()
+            return RequestWork(id: RequestTag(value: "request"), counter: Counter())
+        }
+        .onDispose { _ in disposed.withLock { $0 += 1 } }
+        let scope = app.makeScope()
+        let outcome = Locked("")
+        let creator = Thread {
+            do {
+                _ = try scope.tryResolve(type: RequestWork.self)
+                outcome.withLock { $0 = "resolved" }
+            } catch let error as ResolutionError {
+                outcome.withLock { $0 = "\(error.reason)" }
+            } catch {
+                outcome.withLock { $0 = "\(error)" }
+            }
+        }
+        creator.start()
+        entered.wait()
+        // Nothing to dispose yet, so the close does not suspend while the
+        // creator is inside its resolve (see the test above).
+        try await scope.close()
+        release.signal()
+        creator.join()
+        #expect(outcome.withLock { $0 } == "closed")
+        var waited = 0
+        while disposed.withLock({ $0 }) == 0 && waited < 2_000 {
+            try await Task.sleep(for: .milliseconds(5))
+            waited += 1
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(disposed.withLock { $0 } == 1)
+    }
+
     /// The same for an async `.scoped` registration: the task waiting for
     /// the claim fails as closed.
     @Test("an async resolve waiting for a .scoped creation when the scope closes does not run the factory again")

@@ -242,15 +242,34 @@ private struct VConfigMissing: Error, Equatable {}
         try scope.validate()
     }
 
+    @Test("a .weak autoregistered initialiser taking a .scoped service is reported as a captive of a .weak instance")
+    func weakCaptorIsNamedAsWeak() throws {
+        let app = Container()
+        app.register(type: VSession.self, in: .scoped) { _ in VSession() }
+        app.autoregister(in: .weak, initializer: VSessionHolder.init(session:))
+        let error = try #require(throws: ValidationError.self) { try app.validate() }
+        guard case .captiveDependency(let captor, let scope) = error.problems.first?.reason else {
+            Issue.record("not a captive dependency: \(error)")
+            return
+        }
+        #expect(captor == "VSessionHolder")
+        #expect(scope == .weak)
+    }
+
     @Test func expectValidRecordsOneIssuePerProblem() {
         let app = Container()
         app.register(type: VRepo.self, in: .new) { r in VRepo(logger: try r.resolve()) }
         app.register(type: VZoo.self, in: .new) { r in VZoo(animal: try r.resolve()) }
+        let recorded = Locked<[String]>([])
         withKnownIssue {
             expectValid(app)
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("VLogger") || $0.rawValue.contains("VAnimal") }
+            let text = issue.comments.map(\.rawValue).joined(separator: "\n")
+            let names = ["VLogger", "VAnimal"].filter { text.contains($0) }
+            recorded.withLock { $0.append(names.joined(separator: "+")) }
+            return names.count == 1
         }
+        #expect(recorded.withLock { $0.sorted() } == ["VAnimal", "VLogger"], "one issue per problem, each naming its own")
         let clean = Container()
         clean.register { _ in VConsoleLogger() as any VLogger }
         #expect(expectValid(clean).validated == ["VLogger"])
@@ -406,4 +425,9 @@ private func registerSecondConfig(in app: Container) {
     struct Thrown: Error {}
     app.register(type: Config.self, in: .new) { r in _ = try r.resolve(type: Double.self); return Config() }
     app.register(type: Config.self, name: "throws", in: .new) { _ in throw Thrown() }
+}
+
+private final class VSessionHolder: Sendable {
+    let session: VSession
+    init(session: VSession) { self.session = session }
 }
