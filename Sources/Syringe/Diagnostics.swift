@@ -46,9 +46,16 @@ extension Container {
             }
             container = current.parent
         }
-        let reason: ResolutionError.Reason =
-            finder.otherSignatures.isEmpty ? .notRegistered : .argumentMismatch(registered: finder.otherSignatures)
+        // Types that print alike (`Billing.Config`, `Shipping.Config`) are
+        // written out whole, in the request too: "arguments (Config): it is
+        // registered with other runtime arguments: (Config)" said nothing.
+        let printsAlike = finder.otherSignatures.contains(TypeName.signature(argumentTypes.map(TypeName.of)))
+        let registered = printsAlike
+            ? finder.otherSignatureTypes.map { TypeName.signature($0.map(TypeName.qualified)) }
+            : finder.otherSignatures
+        let reason: ResolutionError.Reason = registered.isEmpty ? .notRegistered : .argumentMismatch(registered: registered)
         let error = ResolutionError(reason: reason, type: T.self, name: name, argumentTypes: argumentTypes,
+                                    qualifyingArguments: printsAlike,
                                     path: path, suggestions: finder.suggestions, unlistedSuggestions: finder.unlisted)
         if observed && syr_observed() {
             observeMissing(T.self, key: DefinitionKey(type: typeIdentity(T.self), signature: signature, name: name),
@@ -69,9 +76,15 @@ private final class NearMatches<T> {
     /// `Wrapped` when `T` is `Optional<Wrapped>`.
     let unwrapped: UnsafeRawPointer?
     private(set) var otherSignatures: [String] = []
+    /// The argument types of each of `otherSignatures`.
+    private(set) var otherSignatureTypes: [[Any.Type]] = []
     /// Texts are built only for the five that are shown.
     private var ranked: [(rank: Int, text: () -> String)] = []
     private var seenTypes: Set<UnsafeRawPointer> = []
+    /// Keys already considered: a child's registration hides its parent's
+    /// under the same key, and a scope's copy of a `.scoped` registration
+    /// has the original's key; each is one suggestion.
+    private var seenKeys: Set<DefinitionKey> = []
 
     init(type: T.Type, name: String?, signature: UnsafeRawPointer) {
         self.name = name
@@ -92,6 +105,9 @@ private final class NearMatches<T> {
 
     func consider(_ definition: AnyDefinition) {
         let key = definition.key
+        guard seenKeys.insert(key).inserted else {
+            return
+        }
         let sameType = key.type == wanted
         let sameName = key.name == name
         let sameSignature = key.signature == signature
@@ -99,6 +115,7 @@ private final class NearMatches<T> {
             let signature = TypeName.signature(definition.argumentTypes.map(TypeName.of))
             if !otherSignatures.contains(signature) {
                 otherSignatures.append(signature)
+                otherSignatureTypes.append(definition.argumentTypes)
             }
             return
         }

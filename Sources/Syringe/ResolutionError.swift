@@ -101,9 +101,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         }
     }
 
-    init(reason: Reason, type: Any.Type, name: String?, argumentTypes: [Any.Type], path: [String],
-         suggestions: [String] = [], unlistedSuggestions: Int = 0) {
-        storage = Storage(reason: reason, type: type, name: name, argumentTypes: argumentTypes.map { TypeName.of($0) },
+    /// `qualifyingArguments` writes the argument types out with their
+    /// module and enclosing types (see `Container.notRegistered`).
+    init(reason: Reason, type: Any.Type, name: String?, argumentTypes: [Any.Type], qualifyingArguments: Bool = false,
+         path: [String], suggestions: [String] = [], unlistedSuggestions: Int = 0) {
+        storage = Storage(reason: reason, type: type, name: name,
+                          argumentTypes: argumentTypes.map(qualifyingArguments ? TypeName.qualified : TypeName.of),
                           path: path, suggestions: suggestions, unlistedSuggestions: unlistedSuggestions)
     }
 

@@ -9,6 +9,12 @@ enum TypeName {
         bounded(_typeName(type, qualified: false))
     }
 
+    /// `of`, with the module and enclosing types: for two types that
+    /// `of` prints alike.
+    static func qualified(_ type: Any.Type) -> String {
+        bounded(_typeName(type, qualified: true))
+    }
+
     static func bounded(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard scalars.count > limit else {

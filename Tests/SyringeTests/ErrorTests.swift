@@ -55,6 +55,43 @@ struct ErrorTests {
         #expect(failure.suggestions.first?.contains("Animal[\"Cat\"]") == true)
     }
 
+    final class Session: Sendable {}
+
+    @Test("near match: a key a child hides in its parent, or a scope copied, is suggested once")
+    func suggestionsAreNotRepeated() throws {
+        let app = Container()
+        app.register(type: String.self, name: "n") { _ in "app" }
+        let child = Container(parent: app)
+        child.register(type: String.self, name: "n") { _ in "child" }
+        let hidden = try #require(expectResolutionError(.notRegistered) { try child.tryResolve(type: String.self) })
+        #expect(hidden.suggestions == ["String[\"n\"], registered under another name"])
+
+        app.register(type: Session.self, name: "s", in: .scoped) { _ in Session() }
+        let scope = app.makeScope()
+        _ = try scope.tryResolve(type: Session.self, name: "s")
+        let copied = try #require(expectResolutionError(.notRegistered) { try scope.tryResolve(type: Session.self) })
+        #expect(copied.suggestions == ["Session[\"s\"], registered under another name"])
+    }
+
+    enum Billing { struct Config: Sendable {} }
+    enum Shipping { struct Config: Sendable {} }
+
+    @Test("argument types that print alike are written out whole")
+    func argumentTypesThatPrintAlike() throws {
+        let c = Container()
+        c.register(type: Int.self) { (_: Resolver, _: Billing.Config) in 1 }
+        let failure = try #require(expectResolutionError(.argumentMismatch(registered: ["(SyringeTests.ErrorTests.Billing.Config)"])) {
+            try c.tryResolve(type: Int.self, arguments: Shipping.Config())
+        })
+        #expect(failure.argumentTypes == ["SyringeTests.ErrorTests.Shipping.Config"])
+        #expect(failure.description.contains("(SyringeTests.ErrorTests.Shipping.Config): it is registered with other runtime arguments: (SyringeTests.ErrorTests.Billing.Config)"))
+        // Types that print differently stay short.
+        let short = try #require(expectResolutionError(.argumentMismatch(registered: ["(Config)"])) {
+            try c.tryResolve(type: Int.self, arguments: "a string")
+        })
+        #expect(short.argumentTypes == ["String"])
+    }
+
     @Test("near match: the same name under another type")
     func suggestsOtherType() throws {
         let c = Container()
