@@ -461,12 +461,17 @@ final class AsyncFrame: @unchecked Sendable {
 
     /// The path from the outermost request to this frame.
     var pathText: [String] {
-        var steps: [String] = []
+        pathDefinitions.map(\.stepText)
+    }
+
+    /// The registrations of `pathText`, outermost first.
+    var pathDefinitions: [AnyDefinition] {
+        var definitions: [AnyDefinition] = []
         walkToRoot { frame in
-            steps.append(frame.definition.stepText)
+            definitions.append(frame.definition)
             return true
         }
-        return steps.reversed()
+        return definitions.reversed()
     }
 
     /// The innermost `.shared` or `.weak` registration on the path: the one
@@ -516,6 +521,9 @@ final class AsyncResolution: @unchecked Sendable {
         let definition: AnyDefinition
         let run: () throws -> Void
         let undo: (() -> Void)?
+        /// For callbacks, the path to the instance (see
+        /// `ResolutionContext.PendingHook.path`).
+        var path: [AnyDefinition] = []
     }
 
     /// Where `definition`'s instance in this graph is (or will be), made on
@@ -659,12 +667,13 @@ final class AsyncResolution: @unchecked Sendable {
         // @unchecked: the instance goes from the task that made it to the
         // one that finishes the resolve, which runs after it, never beside it.
         let deferred = UncheckedSendable(instance)
+        let path = resolver.frame?.pathDefinitions ?? [definition]
         lock.withLock {
             pending.append(Pending(definition: definition, run: {
                 for callback in hooks.callbacks {
                     try callback(resolver, deferred.value)
                 }
-            }, undo: undo))
+            }, undo: undo, path: path))
         }
     }
 
@@ -696,7 +705,9 @@ final class AsyncResolution: @unchecked Sendable {
             do {
                 try hook.run()
             } catch {
-                let failure = error as? ResolutionError ?? hook.definition.error(.factoryFailed(error), path: [hook.definition.stepText])
+                let failure = error as? ResolutionError
+                    ?? hook.definition.error(.factoryFailed(error), path: (hook.path.isEmpty ? [hook.definition] : hook.path).map(\.stepText))
+                        .thrownByCallback()
                 abandon(from: index)
                 throw failure
             }

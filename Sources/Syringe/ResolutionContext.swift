@@ -142,7 +142,17 @@ final class ResolutionContext {
         /// Takes a `.shared` or `.weak` instance back when its callbacks
         /// could not all run (see `abandon`); nil for the other scopes.
         let undo: ((ResolutionContext) -> Void)?
+        /// For callbacks: the registrations on the path to the instance when
+        /// it was made, outermost first, the instance's own last. The path
+        /// of what they throw, and of what the resolves they make throw:
+        /// they run after the outermost resolve has left every frame.
+        /// Retained: a registration replaced meanwhile is still named.
+        var path: [AnyDefinition] = []
     }
+
+    /// The `path` of the callbacks `finish()` is running.
+    @exclusivity(unchecked)
+    var runningHookPath: [AnyDefinition] = []
 
     /// The async resolve that this thread's synchronous resolve runs inside:
     /// set by the async engine while it runs a synchronous registration (see
@@ -377,7 +387,8 @@ final class ResolutionContext {
 
     /// The path from the outermost request to the innermost frame.
     var pathText: [String] {
-        (asyncParent?.pathText ?? []) + (0..<depth).map { frames[$0].takeUnretainedValue().stepText }
+        (asyncParent?.pathText ?? []) + runningHookPath.map(\.stepText)
+            + (0..<depth).map { frames[$0].takeUnretainedValue().stepText }
     }
 
     /// The path from the outermost request to `step`.
@@ -424,6 +435,20 @@ final class ResolutionContext {
         return definition.error(.factoryFailed(error), path: path)
     }
 
+    /// Turns what `hook`'s callbacks threw into a `ResolutionError`: one a
+    /// resolve they made threw has its path already (see `pathText`);
+    /// anything else is the callback's own failure, on the instance's path.
+    private func callbackFailure(_ error: any Error, in hook: PendingHook) -> ResolutionError {
+        if let error = error as? ResolutionError {
+            return error
+        }
+        let failure = failure(error, in: hook.definition)
+        guard !hook.path.isEmpty, case .factoryFailed = failure.reason else {
+            return failure   // a deferred failure, already whole
+        }
+        return failure.with(reason: failure.reason, path: hook.path.map(\.stepText)).thrownByCallback()
+    }
+
     /// Where `definition`'s instance in the current graph is, if it has one.
     @inlinable
     @inline(__always)
@@ -468,7 +493,7 @@ final class ResolutionContext {
             for callback in hooks.callbacks {
                 try callback(resolver, instance)
             }
-        }, undo: undo))
+        }, undo: undo, path: runningHookPath + (0..<depth).map { frames[$0].takeUnretainedValue() }))
         hasDeferredWork = true
     }
 
@@ -508,11 +533,15 @@ final class ResolutionContext {
         while index < pending.count {
             let hook = pending[index]
             runningHook = hook.definition
-            defer { runningHook = nil }
+            runningHookPath = hook.path
+            defer {
+                runningHook = nil
+                runningHookPath = []
+            }
             do {
                 try hook.run()
             } catch {
-                let failure = failure(error, in: hook.definition)
+                let failure = callbackFailure(error, in: hook)
                 abandon(from: index)
                 throw failure
             }

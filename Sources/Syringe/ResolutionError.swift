@@ -88,9 +88,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         let path: [String]
         let suggestions: [String]
         let unlistedSuggestions: Int
+        /// `.factoryFailed` from an `onResolved` callback, not the factory.
+        let byCallback: Bool
 
         init(reason: Reason, type: Any.Type, name: String?, argumentTypes: [String], path: [String],
-             suggestions: [String], unlistedSuggestions: Int) {
+             suggestions: [String], unlistedSuggestions: Int, byCallback: Bool = false) {
+            self.byCallback = byCallback
             self.reason = reason
             self.type = type
             self.name = name
@@ -118,7 +121,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// same near matches.
     func with(reason: Reason, path: [String]) -> ResolutionError {
         ResolutionError(storage: Storage(reason: reason, type: type, name: name, argumentTypes: argumentTypes, path: path,
-                                         suggestions: suggestions, unlistedSuggestions: unlistedSuggestions))
+                                         suggestions: suggestions, unlistedSuggestions: unlistedSuggestions,
+                                         byCallback: storage.byCallback))
+    }
+
+    /// This `.factoryFailed` error as thrown by an `onResolved` callback:
+    /// the description says so.
+    func thrownByCallback() -> ResolutionError {
+        ResolutionError(storage: Storage(reason: reason, type: type, name: name, argumentTypes: argumentTypes, path: path,
+                                         suggestions: suggestions, unlistedSuggestions: unlistedSuggestions, byCallback: true))
     }
 
     /// The requested service as the description prints it, e.g. `Animal named "Cat"`.
@@ -140,7 +151,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .cycle:
             text += "its construction depends on itself (a dependency cycle)."
         case .factoryFailed(let error):
-            text += "the factory threw \(TypeName.bounded(String(describing: error)))."
+            text += storage.byCallback ? "its onResolved callback threw " : "the factory threw "
+            text += "\(TypeName.bounded(String(describing: error)))."
         case .argumentMismatch(let registered):
             text += "it is registered with other runtime arguments: \(registered.joined(separator: ", "))."
         case .incompatibleAlias(let instanceType):

@@ -189,6 +189,53 @@ struct CallbackFailureTests {
         #expect(try c.tryResolve(type: Tracked.self).serial == 1)
     }
 
+    final class Leaf: Sendable {}
+    final class Branch: Sendable {
+        let leaf: Leaf
+        init(leaf: Leaf) { self.leaf = leaf }
+    }
+    final class Unregistered: Sendable {}
+
+    @Test("what an onResolved callback throws, or a resolve it makes, is reported on the instance's path, as the callback's")
+    func callbackFailuresHaveTheirPath() throws {
+        let c = Container()
+        c.register(type: Branch.self, in: .new) { r in Branch(leaf: try r.resolve()) }
+        c.register(type: Leaf.self, in: .new) { _ in Leaf() }
+            .onResolved { _, _ in throw Failure(code: 10) }
+        let thrown = try #require(expectResolutionError(.factoryFailed(Failure(code: 10))) { try c.tryResolve(type: Branch.self) })
+        #expect(thrown.path == ["Branch", "Leaf"])
+        #expect(thrown.description.contains("its onResolved callback threw Failure(code: 10)"))
+        #expect(thrown.description.contains("Branch → Leaf"))
+
+        let resolving = Container()
+        resolving.register(type: Branch.self, in: .new) { r in Branch(leaf: try r.resolve()) }
+        resolving.register(type: Leaf.self, in: .new) { _ in Leaf() }
+            .onResolved { r, _ in _ = try r.resolve(type: Unregistered.self) }
+        let missing = try #require(expectResolutionError(.notRegistered) { try resolving.tryResolve(type: Branch.self) })
+        #expect(missing.path == ["Branch", "Leaf", "Unregistered"])
+
+        // A factory's own failure still says so.
+        let factory = Container()
+        factory.register(type: Leaf.self, in: .new) { _ in throw Failure(code: 11) }
+        let fromFactory = try #require(expectResolutionError(.factoryFailed(Failure(code: 11))) { try factory.tryResolve(type: Leaf.self) })
+        #expect(fromFactory.description.contains("the factory threw Failure(code: 11)"))
+    }
+
+    @Test("what an async resolve's onResolved callback throws is reported on the instance's path, as the callback's")
+    func asyncCallbackFailuresHaveTheirPath() async throws {
+        let c = Container()
+        c.register(type: Branch.self, in: .new) { (r: Resolver) async throws in Branch(leaf: try await r.resolve()) }
+        c.register(type: Leaf.self, in: .new) { (_: Resolver) async in Leaf() }
+            .onResolved { _, _ in throw Failure(code: 12) }
+        do {
+            _ = try await c.resolveAsync(type: Branch.self)
+            Issue.record("resolved")
+        } catch {
+            #expect(error.path == ["Branch", "Leaf"])
+            #expect(error.description.contains("its onResolved callback threw Failure(code: 12)"))
+        }
+    }
+
     @Test("releaseSharedInstances inside the failing callback: the next resolve creates one new instance")
     func retractOnlyWhatWasPublished() throws {
         let counter = Counter()

@@ -63,10 +63,9 @@ struct CircularDependencyTests {
         #expect(direct.path == ["Tracked"])
         #expect(ObjectIdentifier(direct.type) == ObjectIdentifier(Tracked.self))
         // Callbacks run after the outermost factory has returned, outside
-        // every frame: the path is the callback's own registration, not
-        // the chain of requests that created its instance.
+        // every frame: the path is the one their instance was made on.
         let nested = try #require(expectResolutionError(.factoryFailed(Failure(code: 3))) { try c.tryResolve(type: Outer.self) })
-        #expect(nested.path == ["Tracked"])
+        #expect(nested.path == ["Outer", "Tracked"])
         #expect(ObjectIdentifier(nested.type) == ObjectIdentifier(Tracked.self))
         c.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
         #expect(throws: Never.self) { try c.tryResolve(type: Tracked.self) }
