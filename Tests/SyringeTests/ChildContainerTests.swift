@@ -41,15 +41,18 @@ struct ChildContainerTests {
         #expect(child.resolve(type: Holder.self, name: "new").animal is Dog)
     }
 
-    @Test("a child outlives nothing: dropping it keeps the parent working")
+    @Test("a child outlives nothing: dropping it frees it and keeps the parent working")
     func droppedChild() {
         let parent = Container()
         parent.register(type: Int.self, dependency: 1)
+        weak var dropped: Container?
         do {
             let child = Container(parent: parent)
             child.register(type: Int.self, dependency: 2)
             #expect(child.resolve(type: Int.self) == 2)
+            dropped = child
         }
+        #expect(dropped == nil, "the parent (or a resolve) kept the child")
         #expect(parent.resolve(type: Int.self) == 1)
     }
 }

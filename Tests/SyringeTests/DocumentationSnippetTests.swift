@@ -69,6 +69,13 @@ import Testing
         }
     }
 
+    /// A moved or renamed catalog would drop every article from the test
+    /// above without a failure: its list is read from the directory.
+    @Test func theCatalogsArticlesAreChecked() {
+        #expect(Self.documents.count > 10, "only \(Self.documents) found")
+        #expect(Self.documents.contains("Sources/Syringe/Syringe.docc/Syringe.md"))
+    }
+
     @Test(arguments: documents)
     func everySnippetIsInATestThatRunsIt(_ document: String) throws {
         let sources = Self.snippetSources

@@ -108,14 +108,23 @@ struct RequestScopeTests {
     }
 
     @Test("a .shared registration made in the scope itself may depend on .scoped ones: it lives no longer than the scope")
-    func sharedInsideTheScope() throws {
+    func sharedInsideTheScope() async throws {
         let counter = Counter()
         let app = Container()
         app.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "x"), counter: counter) }
         let scope = app.makeScope()
         scope.register(type: RequestHandler.self) { r in RequestHandler(work: try r.resolve(), clock: Tracked(counter)) }
-        let handler = try scope.tryResolve(type: RequestHandler.self)
-        #expect(handler.work === (try scope.tryResolve(type: RequestWork.self)))
+        weak var kept: RequestHandler?
+        do {
+            let handler = try scope.tryResolve(type: RequestHandler.self)
+            #expect(handler.work === (try scope.tryResolve(type: RequestWork.self)))
+            kept = handler
+        }
+        try await scope.close()
+        #expect(kept != nil, "the closed scope keeps its instances until it is freed")
+        _ = consume scope
+        #expect(kept == nil, "the scope's .shared instance outlived the scope")
+        #expect(counter.alive == 0)
     }
 
     @Test("a scope made from a scope has .scoped instances of its own; a plain child of a scope shares its scope's")
