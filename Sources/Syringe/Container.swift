@@ -17,8 +17,10 @@ import Synchronization
 /// A child container (`Container(parent:)`) resolves its own registrations
 /// first, then its parent's. `.shared` instances live in the container that
 /// holds the registration, and their factories resolve from that container,
-/// so a parent's singleton never captures one child's override. `.new` and
-/// `.graph` factories resolve from the container that was asked.
+/// so a parent's singleton does not capture one child's override. `.new` and
+/// `.graph` factories resolve from the container that was asked; a `.graph`
+/// instance is one per outermost resolve, whichever container asks, so one a
+/// child built is what a parent's singleton needing it in that resolve gets.
 ///
 /// Registrations and instances that are replaced, removed or released are
 /// freed as soon as no resolve that could still be using them is running: at
