@@ -87,7 +87,9 @@ extension Container {
     }
 
     /// Resolves an instance if one is registered; nil only when nothing is
-    /// registered for the type and name. Any other failure (a missing
+    /// registered for the type and name without runtime arguments (one that
+    /// takes arguments is resolved with `tryResolve(type:name:arguments:)`).
+    /// Any other failure (a missing
     /// dependency, a cycle, a throwing factory, a closed container) stops
     /// the program with its diagnostic, as `resolve` does.
     ///

@@ -25,6 +25,8 @@ public struct Registration<T>: Sendable {
     /// and `.weak` it runs when an instance is created, not on every resolve;
     /// such an instance is published when its factory returns, so another
     /// thread resolving it at that moment may see it before the callback ran.
+    /// On a `Registration` whose key was registered again since, it does
+    /// nothing: add callbacks to the registration that is in use.
     ///
     /// ```swift
     /// container.register(type: Server.self, in: .graph) { _ in ServerImp() as Server }

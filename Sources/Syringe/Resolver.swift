@@ -91,8 +91,8 @@ public struct Resolver: Sendable {
         return try container.tryResolve(type: type, name: name, arguments: repeat each arguments)
     }
 
-    /// Resolves a dependency if it is registered; nil only when it is not.
-    /// Other failures throw.
+    /// Resolves a dependency if it is registered without runtime arguments;
+    /// nil only when it is not. Other failures throw.
     ///
     /// ```swift
     /// let analytics: Analytics? = try r.resolveIfRegistered()
