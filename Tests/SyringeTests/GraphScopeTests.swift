@@ -335,21 +335,16 @@ struct GraphScopeTests {
         #expect(result.first != result.second)
     }
 
-    /// Two references: destroyed through its registration when the graph
-    /// ends, which must still exist then.
-    struct TwoTracked: Sendable {
-        let a: Tracked
-        let b: Tracked
-    }
-
+    /// `TwoRefs` is destroyed through its registration when the graph ends,
+    /// which must still exist then.
     @Test("a .graph value of a registration freed inside the resolve is destroyed when the graph ends")
     func freedRegistrationsValueIsDestroyedSafely() throws {
         let counter = Counter()
         let app = Container()
         app.register(type: Int.self, in: .new) { _ in
             let short = Container(parent: app)
-            short.register(type: TwoTracked.self, in: .graph) { _ in TwoTracked(a: Tracked(counter), b: Tracked(counter)) }
-            _ = try short.tryResolve(type: TwoTracked.self)
+            short.register(type: TwoRefs.self, in: .graph) { _ in TwoRefs(first: Tracked(counter), second: Tracked(counter)) }
+            _ = try short.tryResolve(type: TwoRefs.self)
             return counter.alive
         }
         #expect(try app.tryResolve(type: Int.self) == 2)
