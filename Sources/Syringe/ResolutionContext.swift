@@ -443,10 +443,14 @@ final class ResolutionContext {
             return error
         }
         let failure = failure(error, in: hook.definition)
-        guard !hook.path.isEmpty, case .factoryFailed = failure.reason else {
+        guard !hook.path.isEmpty else {
             return failure   // a deferred failure, already whole
         }
-        return failure.with(reason: failure.reason, path: hook.path.map(\.stepText)).thrownByCallback()
+        let onItsPath = failure.with(reason: failure.reason, path: hook.path.map(\.stepText))
+        guard case .factoryFailed = failure.reason else {
+            return onItsPath
+        }
+        return onItsPath.thrownByCallback()
     }
 
     /// Where `definition`'s instance in the current graph is, if it has one.
