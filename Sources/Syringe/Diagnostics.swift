@@ -120,6 +120,10 @@ private final class NearMatches<T> {
             return
         }
         guard sameSignature else {
+            if sameType {
+                // Neither its name nor its arguments are the ones asked for.
+                ranked.append((2, { "\(definition.stepText), registered \(key.name == nil ? "without a name" : "under another name") and with other runtime arguments" }))
+            }
             return
         }
         let wantedName = self.wantedName

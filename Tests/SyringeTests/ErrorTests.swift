@@ -73,6 +73,16 @@ struct ErrorTests {
         #expect(copied.suggestions == ["Session[\"s\"], registered under another name"])
     }
 
+    @Test("near match: the same type under another name and with other arguments")
+    func suggestsOtherNameAndArguments() throws {
+        let c = Container()
+        c.register(type: Session.self, name: "x") { (_: Resolver, _: Int) in Session() }
+        let bare = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Session.self) })
+        #expect(bare.suggestions == ["Session[\"x\"](Int), registered under another name and with other runtime arguments"])
+        let other = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: Session.self, arguments: "s") })
+        #expect(other.suggestions.count == 1)
+    }
+
     enum Billing { struct Config: Sendable {} }
     enum Shipping { struct Config: Sendable {} }
 
