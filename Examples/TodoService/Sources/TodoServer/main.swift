@@ -117,7 +117,7 @@ func serve() async throws {
     }
 }
 
-// A start-up failure (a database file that cannot be opened, a port in use)
+// A failure to start or to run (a database file that cannot be opened, say)
 // ends the process with its error and status 1, not a crash report.
 do {
     try await serve()
