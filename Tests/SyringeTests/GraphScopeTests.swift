@@ -315,7 +315,7 @@ struct GraphScopeTests {
     func freedRegistrationsSlotIsNotReused() throws {
         let app = Container()
         let seen = Locked<(first: ObjectIdentifier?, second: ObjectIdentifier?, secondIsSecond: Bool)>((nil, nil, false))
-        app.register(type: Int.self, in: .new) { _ in
+        app.register(type: Int.self, in: .new) { [unowned app] _ in
             let first: First = try {
                 let short = Container(parent: app)
                 short.register(type: First.self, in: .graph) { _ in First() }
@@ -341,7 +341,7 @@ struct GraphScopeTests {
     func freedRegistrationsValueIsDestroyedSafely() throws {
         let counter = Counter()
         let app = Container()
-        app.register(type: Int.self, in: .new) { _ in
+        app.register(type: Int.self, in: .new) { [unowned app] _ in
             let short = Container(parent: app)
             short.register(type: TwoRefs.self, in: .graph) { _ in TwoRefs(first: Tracked(counter), second: Tracked(counter)) }
             _ = try short.tryResolve(type: TwoRefs.self)
