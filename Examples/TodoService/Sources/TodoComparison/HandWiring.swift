@@ -47,8 +47,12 @@ public final class HandWiredRequest: EndingRequestServices {
         if let existing = self.transaction.withLock({ $0 }) {
             transaction = existing
         } else {
-            // A route asks once; were two of its tasks to ask at the same
-            // time, the loser's transaction is ended at once.
+            // A route asks once. Were two of its tasks to ask at the same
+            // time, the loser's transaction would be ended at once, but only
+            // for a read: a write request's second `begin` waits for the
+            // writer connection the first holds, until the request ends.
+            // (Syringe's `.scoped` claim makes the second task wait for the
+            // first one's transaction instead.)
             let made = try await Transaction.begin(in: database, readOnly: request.isReadOnly)
             let kept = self.transaction.withLock { slot -> Transaction in
                 if let winner = slot {
