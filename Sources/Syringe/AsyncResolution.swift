@@ -706,7 +706,7 @@ final class AsyncResolution: @unchecked Sendable {
                 try hook.run()
             } catch {
                 let failure = error as? ResolutionError
-                    ?? hook.definition.error(.factoryFailed(error), path: (hook.path.isEmpty ? [hook.definition] : hook.path).map(\.stepText))
+                    ?? hook.definition.error(.factoryFailed(error), path: hook.path.map(\.stepText))
                         .thrownByCallback()
                 abandon(from: index)
                 throw failure

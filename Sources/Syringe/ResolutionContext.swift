@@ -442,10 +442,10 @@ final class ResolutionContext {
         if let error = error as? ResolutionError {
             return error
         }
+        // (A deferred failure is a `ResolutionError`; an undo runs nothing:
+        // only callbacks get here, and they were queued inside their
+        // instance's frame, so their path ends with it.)
         let failure = failure(error, in: hook.definition)
-        guard !hook.path.isEmpty else {
-            return failure   // a deferred failure, already whole
-        }
         let onItsPath = failure.with(reason: failure.reason, path: hook.path.map(\.stepText))
         guard case .factoryFailed = failure.reason else {
             return onItsPath

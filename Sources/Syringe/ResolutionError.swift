@@ -120,16 +120,18 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// This error with another reason and path: the same request, and the
     /// same near matches.
     func with(reason: Reason, path: [String]) -> ResolutionError {
-        ResolutionError(storage: Storage(reason: reason, type: type, name: name, argumentTypes: argumentTypes, path: path,
-                                         suggestions: suggestions, unlistedSuggestions: unlistedSuggestions,
-                                         byCallback: storage.byCallback))
+        with(reason: reason, path: path, byCallback: storage.byCallback)
     }
 
     /// This `.factoryFailed` error as thrown by an `onResolved` callback:
     /// the description says so.
     func thrownByCallback() -> ResolutionError {
+        with(reason: reason, path: path, byCallback: true)
+    }
+
+    private func with(reason: Reason, path: [String], byCallback: Bool) -> ResolutionError {
         ResolutionError(storage: Storage(reason: reason, type: type, name: name, argumentTypes: argumentTypes, path: path,
-                                         suggestions: suggestions, unlistedSuggestions: unlistedSuggestions, byCallback: true))
+                                         suggestions: suggestions, unlistedSuggestions: unlistedSuggestions, byCallback: byCallback))
     }
 
     /// The requested service as the description prints it, e.g. `Animal named "Cat"`.

@@ -102,6 +102,12 @@ struct CallbackFailureTests {
     /// Configured by its `onResolved` callback, which may fail once.
     final class Part: Sendable {
         let configured = Atomic(false)
+
+        /// What its `onResolved` does: fails on `failOnce`'s first call.
+        func configure(_ failOnce: FailOnce) throws {
+            try failOnce.call()
+            configured.store(true, ordering: .relaxed)
+        }
     }
 
     final class Holder: Sendable {
@@ -114,10 +120,7 @@ struct CallbackFailureTests {
         let failOnce = FailOnce(code: 6)
         let c = Container()
         c.register(type: Part.self, in: .new) { _ in Part() }
-            .onResolved { _, part in
-                try failOnce.call()
-                part.configured.store(true, ordering: .relaxed)
-            }
+            .onResolved { _, part in try part.configure(failOnce) }
         c.register(type: Holder.self) { r in Holder(part: try r.resolve()) }
         expectResolutionError(.factoryFailed(Failure(code: 6))) { try c.tryResolve(type: Holder.self) }
         let holder = try c.tryResolve(type: Holder.self)
@@ -131,10 +134,7 @@ struct CallbackFailureTests {
         let failOnce = FailOnce(code: 9)
         let c = Container()
         c.register(type: Part.self, in: .new) { (_: Resolver) async in Part() }
-            .onResolved { _, part in
-                try failOnce.call()
-                part.configured.store(true, ordering: .relaxed)
-            }
+            .onResolved { _, part in try part.configure(failOnce) }
         c.register(type: Holder.self) { (r: Resolver) async throws in Holder(part: try await r.resolve()) }
         await #expect(throws: ResolutionError.self) { try await c.resolveAsync(type: Holder.self) }
         let holder = try await c.resolveAsync(type: Holder.self)
@@ -148,10 +148,7 @@ struct CallbackFailureTests {
         let failOnce = FailOnce(code: 7)
         let c = Container()
         c.register(type: Part.self, in: .new) { _ in Part() }
-            .onResolved { _, part in
-                try failOnce.call()
-                part.configured.store(true, ordering: .relaxed)
-            }
+            .onResolved { _, part in try part.configure(failOnce) }
         c.register(type: Holder.self, in: .weak) { r in Holder(part: try r.resolve()) }
         let failed = Locked<Holder?>(nil)
         c.register(type: Sibling.self, in: .new) { r in
