@@ -191,7 +191,10 @@ extension Container {
             targetHolder = scope
         }
         // `definition` or the scope's copy of it: a `Definition<T>` either way.
-        return try await createSharedAsync(unsafeDowncast(target, to: Definition<T>.self), holder: targetHolder, arguments: arguments, parent: parent)
+        // Built in a graph of its own when held by another container than
+        // the one asked (see `ResolutionContext.enterGraph(of:)`).
+        return try await createSharedAsync(unsafeDowncast(target, to: Definition<T>.self), holder: targetHolder, arguments: arguments, parent: parent,
+                                           ownGraph: targetHolder.toOpaque() != container.toOpaque())
     }
 
     /// A main-actor registration's `.shared`, `.scoped` or `.weak` instance
@@ -418,11 +421,12 @@ extension Container {
     /// (see `produceAsyncUnobserved`): three retains and releases less per
     /// creation than a frame and a resolver that held them.
     @inline(__always)
-    nonisolated(nonsending) static func createSharedAsync<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
+    nonisolated(nonsending) static func createSharedAsync<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?,
+                                                             ownGraph: Bool) async throws(ResolutionError) -> InstanceBox {
         let resolver = Resolver(lentBy: try AsyncFrame.enter(definition, parent: parent, lending: holder))
         let box: InstanceBox
         do throws(ResolutionError) {
-            box = try await existingOrMadeShared(definition, holder: holder, arguments: arguments, resolver: resolver)
+            box = try await existingOrMadeShared(definition, holder: holder, arguments: arguments, resolver: resolver, ownGraph: ownGraph)
         } catch {
             AsyncFrame.leaveFailed(consume resolver, lentBy: definition)
             throw error
@@ -436,7 +440,8 @@ extension Container {
     /// claim: what `AsyncClaims.existingOrCreated` does, with `makeShared`
     /// called directly rather than as its async closure.
     @inline(__always)
-    nonisolated(nonsending) private static func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> InstanceBox {
+    nonisolated(nonsending) private static func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver,
+                                                                        ownGraph: Bool) async throws(ResolutionError) -> InstanceBox {
         let key = AsyncClaims.Key.definition(definition)
         if let found = try await AsyncClaims.existingOrClaimed(key, for: resolver.frame.unsafelyUnwrapped, existing: { definition.sharedBoxInSection() }) {
             return found
@@ -451,7 +456,7 @@ extension Container {
         if definition.isRetired, holder.withBorrowed({ $0.isRegistered(type: T.self, name: definition.key.name) }) {
             return try await resolveAnewBoxed(definition, holder: holder, parent: resolver.frame)
         }
-        return try await makeShared(definition, holder: holder, arguments: arguments, resolver: resolver)
+        return try await makeShared(definition, holder: holder, arguments: arguments, resolver: resolver, ownGraph: ownGraph)
     }
 
     /// The key of a `.shared` registration replaced after this resolve found
@@ -468,10 +473,17 @@ extension Container {
     }
 
     /// Makes and publishes a `.shared` instance; call holding its claim.
+    /// With `ownGraph` (it is held by another container than the one asked),
+    /// its factory builds in `holder`'s graph (see `AsyncFrame.buildInGraph`).
     @inline(__always)
-    nonisolated(nonsending) private static func makeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> InstanceBox {
-        let queuedBefore = resolver.frame.unsafelyUnwrapped.queuedCallbackCount
-        let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: resolver.frame)
+    nonisolated(nonsending) private static func makeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver,
+                                                              ownGraph: Bool) async throws(ResolutionError) -> InstanceBox {
+        let frame = resolver.frame.unsafelyUnwrapped
+        let queuedBefore = frame.queuedCallbackCount
+        if ownGraph {
+            frame.buildInGraph(of: holder.takeUnretainedValue())
+        }
+        let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
         return try publishMadeShared(instance, of: definition, holder: holder, resolver: resolver, frame: resolver.frame.unsafelyUnwrapped,
                                      queuedBefore: queuedBefore)
     }
@@ -533,11 +545,11 @@ extension Container {
     /// edge, taken by the specialised caller from its unretained container.
     @usableFromInline
     nonisolated(nonsending) static func reuseOrConstructInGraphAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> AnyObject {
-        if let parent = parent?.unlessEnded, let box = parent.resolution.box(of: definition) {
+        if let parent = parent?.unlessEnded, let box = parent.graphResolution.box(of: definition) {
             return box
         }
         return try await inFrame(definition, parent: parent) { (frame) throws(ResolutionError) -> AnyObject in
-            let resolution = frame.resolution
+            let resolution = frame.graphResolution
             let (slot, claim) = resolution.claim(definition, for: frame, task: AsyncClaims.currentTask())
             switch claim {
             case .built(let box):
@@ -594,6 +606,9 @@ extension Container {
     nonisolated(nonsending) private func makeWeak<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, frame: AsyncFrame) async throws(ResolutionError) -> T {
         let resolver = Resolver(container: holder, frame: frame)
         let queuedBefore = frame.queuedCallbackCount
+        if holder !== self {
+            frame.buildInGraph(of: holder)   // see `makeShared`
+        }
         let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
         Container.markCreationIfObserved()
         let (kept, created) = try definition.storeWeakInstance(instance)

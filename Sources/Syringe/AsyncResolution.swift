@@ -90,6 +90,13 @@ final class AsyncFrame: @unchecked Sendable {
     /// unspecialised `load()` looks up the metadata of
     /// `Unmanaged<AsyncResolution>` on every call.
     private let lazyResolution = Atomic<UInt>(0)
+    /// The address of the resolution whose `.graph` instances this frame's
+    /// factory shares (see `graphResolution`); 0 for the outermost frame's
+    /// `resolution`. Copied from the parent by `setUp`, so every frame below
+    /// one that `buildInGraph(of:)` moved to another graph uses that one.
+    /// Not retained: the outermost frame's resolution holds that graph, and
+    /// the chain of parents holds the outermost frame.
+    private let graphAddress = Atomic<UInt>(0)
     /// Set on the outermost frame when its resolve has returned (`end()`).
     private let ended = Atomic<Bool>(false)
     /// The task that took a claim through this frame (`AsyncClaims`), for
@@ -149,6 +156,7 @@ final class AsyncFrame: @unchecked Sendable {
         Self.store(parent.map { $0.outermostReference ?? Unmanaged.passUnretained($0) }, in: outermostAddress)
         depthValue.store((parent?.depth ?? 0) + 1, ordering: .relaxed)
         pathFilterValue.store((parent?.pathFilter ?? 0) | Self.filterBit(definition), ordering: .relaxed)
+        graphAddress.store(parent?.graphAddress.load(ordering: .relaxed) ?? 0, ordering: .relaxed)
     }
 
     /// Ends `frame`'s engine call, on every path, returning or throwing:
@@ -270,6 +278,7 @@ final class AsyncFrame: @unchecked Sendable {
         parentAddress.store(0, ordering: .relaxed)
         outermostAddress.store(0, ordering: .relaxed)
         definitionAddress.store(0, ordering: .relaxed)
+        graphAddress.store(0, ordering: .relaxed)
     }
 
     /// The registration this frame builds.
@@ -294,6 +303,28 @@ final class AsyncFrame: @unchecked Sendable {
             return existing
         }
         return outermost._withUnsafeGuaranteedRef { $0.makeResolution() }
+    }
+
+    /// The resolution whose `.graph` instances this frame's factory shares:
+    /// the outermost frame's, unless a frame on its path builds in another
+    /// container's graph (`buildInGraph(of:)`).
+    var graphResolution: AsyncResolution {
+        Self.resolution(at: graphAddress.load(ordering: .relaxed)) ?? resolution
+    }
+
+    /// Makes the frames below this one build in `holder`'s graph of this
+    /// resolve: for a `.shared`, `.weak` or `.scoped` instance held by
+    /// `holder`, built for a resolve through another container (see
+    /// `ResolutionContext.enterGraph(of:)`). Its callbacks still go to the
+    /// outermost frame's resolution and run when the whole resolve has
+    /// finished, with resolvers whose frames still lead to that graph. Call
+    /// before the factory runs, while no other task reads the frame. An
+    /// outermost frame's graph is empty, and its resolve builds nothing
+    /// after its factory: it needs no other.
+    func buildInGraph(of holder: Container) {
+        guard isNested else { return }
+        let own = resolution.ownGraph(of: Unmanaged.passUnretained(holder).toOpaque())
+        graphAddress.store(UInt(bitPattern: Unmanaged.passUnretained(own).toOpaque()), ordering: .relaxed)
     }
 
     /// Makes the resolution; called on the outermost frame.
@@ -516,6 +547,11 @@ final class AsyncResolution: @unchecked Sendable {
     private var slots: [GraphSlot?] = []
     @exclusivity(unchecked)
     private var pending: [Pending] = []
+    /// The graphs of the other containers whose instances this resolve
+    /// built (see `AsyncFrame.buildInGraph(of:)`), by container; ended with
+    /// this one.
+    @exclusivity(unchecked)
+    private var ownGraphs: [(owner: UnsafeMutableRawPointer, graph: AsyncResolution)] = []
 
     private struct Pending {
         let definition: AnyDefinition
@@ -539,6 +575,18 @@ final class AsyncResolution: @unchecked Sendable {
         let slot = GraphSlot(definition)
         slots[index] = slot
         return slot
+    }
+
+    /// `owner`'s graph in this resolve, made on first use.
+    func ownGraph(of owner: UnsafeMutableRawPointer) -> AsyncResolution {
+        lock.withLock {
+            if let existing = ownGraphs.first(where: { $0.owner == owner }) {
+                return existing.graph
+            }
+            let made = AsyncResolution()
+            ownGraphs.append((owner, made))
+            return made
+        }
     }
 
     /// The box of `definition`'s instance in this graph, if it was made.
@@ -725,14 +773,18 @@ final class AsyncResolution: @unchecked Sendable {
 
     /// Lets go of the graph and the callbacks once the resolve has returned.
     func end() {
-        let dropped = lock.withLock { () -> ([GraphSlot?], [Pending]) in
+        let dropped = lock.withLock { () -> ([GraphSlot?], [Pending], [AsyncResolution]) in
             defer {
                 slots = []
                 pending = []
+                ownGraphs = []
             }
-            return (slots, pending)
+            return (slots, pending, ownGraphs.map(\.graph))
         }
         // Released outside the lock: an instance's deinit may resolve.
+        for own in dropped.2 {
+            own.end()
+        }
         withExtendedLifetime(dropped) {}
     }
 }

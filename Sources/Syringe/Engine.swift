@@ -125,6 +125,9 @@ extension Container {
     @inline(__always)
     func asOutermostIfIdle<T>(_ context: ResolutionContext, _ body: () throws(ResolutionError) -> T) throws(ResolutionError) -> T {
         let outermost = context.isIdle
+        if outermost {
+            context.graphOwner = Unmanaged.passUnretained(self).toOpaque()
+        }
         do throws(ResolutionError) {
             let instance = try body()
             if outermost && context.hasDeferredWork {

@@ -18,7 +18,9 @@ import Darwin
 /// every resolve nested inside it (through a `Resolver`, or directly through a
 /// container) joins the same object graph, so `.graph` instances are shared,
 /// cycles are seen across containers, and `onResolved` callbacks run once the
-/// outermost resolve has built the whole graph.
+/// outermost resolve has built the whole graph. (The factory of a `.shared`,
+/// `.weak` or `.scoped` instance held by another container than the one the
+/// graph is built for builds in that container's graph: see `enterGraph(of:)`.)
 @usableFromInline
 final class ResolutionContext {
     // Exclusivity is not checked at run time: a context is confined to its
@@ -53,9 +55,36 @@ final class ResolutionContext {
     @usableFromInline
     @exclusivity(unchecked)
     var buildingCapacity = 0
-    /// `.graph` instances of the current object graph.
+    /// `.graph` instances of the current object graph: the outermost
+    /// resolve's (`mainGraph`), or, while a `.shared`, `.weak` or `.scoped`
+    /// instance is built for a resolve through another container, the graph
+    /// of that instance's container in this resolve (see `enterGraph(of:)`).
     @usableFromInline
-    let graph = GraphInstances()
+    @exclusivity(unchecked)
+    var graph: GraphInstances
+    /// The outermost resolve's graph, which `graph` is whenever no
+    /// `enterGraph(of:)` is in progress.
+    private let mainGraph = GraphInstances()
+    /// The container whose factories build in `graph`: the one the
+    /// outermost resolve was asked of (set by `Container.asOutermostIfIdle`),
+    /// or the holder of the instance being built in its container's graph.
+    /// Only its identity is used: it outlives the resolve (its caller holds
+    /// it), and an idle context's is stale and never read.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var graphOwner: UnsafeMutableRawPointer?
+    /// How many `enterGraph(of:)` are in progress: while any is, `graph` is
+    /// not the main one.
+    @exclusivity(unchecked)
+    private var ownGraphDepth = 0
+    /// The graphs of the other containers whose instances this outermost
+    /// resolve built (see `enterGraph(of:)`), by container, kept until it
+    /// ends: the callbacks of what they hold run in them.
+    @exclusivity(unchecked)
+    private var ownGraphs: [(owner: UnsafeMutableRawPointer, graph: GraphInstances)] = []
+    /// Emptied graphs that `enterGraph(of:)` reuses.
+    @exclusivity(unchecked)
+    private var spareGraphs: [GraphInstances] = []
     /// Tables and registration lists that containers freed on this thread
     /// left for the next ones (see `SpareTables`); reached through this
     /// pointer without retaining the context.
@@ -85,6 +114,10 @@ final class ResolutionContext {
     @usableFromInline
     @exclusivity(unchecked)
     var finishing = false
+
+    init() {
+        graph = mainGraph
+    }
 
     /// Definition indices freed on this thread, handed out again by
     /// `DenseIndices.takeDefinitionIndex` without its lock. At most
@@ -148,6 +181,9 @@ final class ResolutionContext {
         /// they run after the outermost resolve has left every frame.
         /// Retained: a registration replaced meanwhile is still named.
         var path: [AnyDefinition] = []
+        /// For callbacks queued while `graph` was not the main one: that
+        /// graph and its owner, which the callbacks' resolves join.
+        var graph: OuterGraph? = nil
     }
 
     /// The `path` of the callbacks `finish()` is running.
@@ -453,6 +489,58 @@ final class ResolutionContext {
         return onItsPath.thrownByCallback()
     }
 
+    /// The current graph and its owner, as `enterGraph(of:)` found them.
+    typealias OuterGraph = (graph: GraphInstances, owner: UnsafeMutableRawPointer?)
+
+    /// Makes `holder`'s graph of this outermost resolve the current one,
+    /// for the factory of a `.shared`, `.weak` or `.scoped` instance held by
+    /// `holder`, when the current graph is another container's (a child's,
+    /// or a scope's child's), and returns what `leaveGraph` restores; nil
+    /// when the current graph is `holder`'s already. The factory resolves
+    /// from `holder`, and a `.graph` instance the current graph has may have
+    /// been built with that other container's registrations (a child's
+    /// override): kept inside the instance, it would outlive the resolve and
+    /// reach every later one.
+    ///
+    /// One graph per container and outermost resolve, kept until that
+    /// resolve ends, as the main one is: two of `holder`'s singletons made
+    /// in one resolve share its `.graph` instances, and the `onResolved`
+    /// callbacks of what it holds run in it (`finish`). The frames stay on
+    /// the one path, so cycles through it are still seen.
+    @inline(__always)
+    func enterGraph(of holder: Container) -> OuterGraph? {
+        let owner = Unmanaged.passUnretained(holder).toOpaque()
+        if graphOwner == owner {
+            return nil
+        }
+        return switchGraph(to: ownGraph(of: owner), owner: owner)
+    }
+
+    /// Restores the graph `enterGraph(of:)` replaced.
+    func leaveGraph(_ outer: OuterGraph) {
+        ownGraphDepth -= 1
+        (graph, graphOwner) = outer
+    }
+
+    /// `owner`'s graph in this outermost resolve, made on first use.
+    private func ownGraph(of owner: UnsafeMutableRawPointer) -> GraphInstances {
+        if let existing = ownGraphs.first(where: { $0.owner == owner }) {
+            return existing.graph
+        }
+        let made = spareGraphs.popLast() ?? GraphInstances()
+        ownGraphs.append((owner, made))
+        hasDeferredWork = true   // so that the outermost resolve resets, and ends it
+        return made
+    }
+
+    /// Makes `own`, `owner`'s graph, the current one; returns the one it replaced.
+    private func switchGraph(to own: GraphInstances, owner: UnsafeMutableRawPointer?) -> OuterGraph {
+        let outer = (graph, graphOwner)
+        (graph, graphOwner) = (own, owner)
+        ownGraphDepth += 1
+        return outer
+    }
+
     /// Where `definition`'s instance in the current graph is, if it has one.
     @inlinable
     @inline(__always)
@@ -468,14 +556,24 @@ final class ResolutionContext {
     /// resolved by the async engine gets here with a parent.
     @usableFromInline
     func bridgedGraphInstance<T>(of definition: Definition<T>) -> T? {
-        asyncParent?.resolution.graphInstance(of: definition)
+        bridgedGraph?.graphInstance(of: definition)
     }
 
     /// Keeps a new `.graph` instance in the async resolve around this one,
     /// if any, and returns the instance the graph uses.
     @usableFromInline
     func bridgeGraphInstance<T>(_ instance: T, of definition: Definition<T>) -> T {
-        asyncParent?.resolution.storeGraphInstance(instance, of: definition) ?? instance
+        bridgedGraph?.storeGraphInstance(instance, of: definition) ?? instance
+    }
+
+    /// The graph of the async resolve around this one that the current
+    /// graph stands for: the async frame's, or, while this thread builds in
+    /// another container's graph (`enterGraph(of:)`), that container's graph
+    /// in the async resolve, so that both engines share one per container.
+    private var bridgedGraph: AsyncResolution? {
+        guard let asyncParent else { return nil }
+        guard ownGraphDepth > 0, let graphOwner else { return asyncParent.graphResolution }
+        return asyncParent.resolution.ownGraph(of: graphOwner)
     }
 
     /// Keeps `instance` as `definition`'s instance for the rest of the graph.
@@ -497,7 +595,8 @@ final class ResolutionContext {
             for callback in hooks.callbacks {
                 try callback(resolver, instance)
             }
-        }, undo: undo, path: runningHookPath + (0..<depth).map { frames[$0].takeUnretainedValue() }))
+        }, undo: undo, path: runningHookPath + (0..<depth).map { frames[$0].takeUnretainedValue() },
+           graph: ownGraphDepth > 0 ? (graph, graphOwner) : nil))
         hasDeferredWork = true
     }
 
@@ -543,6 +642,8 @@ final class ResolutionContext {
                 runningHookPath = []
             }
             do {
+                let outer = hook.graph.map { switchGraph(to: $0.graph, owner: $0.owner) }
+                defer { outer.map(leaveGraph) }
                 try hook.run()
             } catch {
                 let failure = callbackFailure(error, in: hook)
@@ -582,6 +683,7 @@ final class ResolutionContext {
             leave()
         }
         graph.removeAll { self.finishing = $0 }
+        endOwnGraphs()
         let dropped = pending
         withExtendedLifetime(dropped) {
             pending.removeAll(keepingCapacity: true)
@@ -589,6 +691,26 @@ final class ResolutionContext {
             hasDeferredWork = false
         }
         deliverUndelivered()
+    }
+}
+
+extension ResolutionContext {
+    /// Ends the graphs `enterGraph(of:)` made for this outermost resolve,
+    /// each as the current one while it ends, as `reset` ends the main one:
+    /// a `deinit` that resolves joins the graph being ended, which destroys
+    /// what it stores (see `GraphInstances.removeAll`), and one that needs
+    /// another container's graph makes it anew, ended by this same loop.
+    fileprivate func endOwnGraphs() {
+        var index = 0
+        while index < ownGraphs.count {
+            let (owner, own) = ownGraphs[index]
+            (graph, graphOwner) = (own, owner)
+            own.removeAll { self.finishing = $0 }
+            index += 1
+        }
+        graph = mainGraph
+        spareGraphs.append(contentsOf: ownGraphs.lazy.map(\.graph))
+        ownGraphs.removeAll(keepingCapacity: true)
     }
 }
 

@@ -11,7 +11,10 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
     /// and exactly once, even when many threads ask for it first at the same time.
     case shared
     /// One instance per top-level resolve: every request inside the object
-    /// graph built by one outermost `resolve` gets the same instance.
+    /// graph built by one outermost `resolve` gets the same instance. A
+    /// `.shared`, `.weak` or `.scoped` instance that a resolve through a
+    /// child of its container makes is built in a graph of its own, so that
+    /// it never keeps one made with the child's registrations.
     case graph
     /// Shared while somebody outside the container holds the instance;
     /// created anew after the last outside reference is gone.

@@ -99,7 +99,7 @@ extension Container {
             }
             let resolver = Resolver(container: holder)
             let queuedBefore = context.pendingCount
-            let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
+            let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context, holder: holder)
             context.creations &+= 1
             guard let box = definition.publishShared(instance) else {
                 // An async creator published first. (Not `??`: in this
@@ -126,6 +126,17 @@ extension Container {
             }
             return instance
         }
+    }
+
+    /// `callFactory` for a `.shared`, `.weak` or `.scoped` instance held by
+    /// `holder`: in `holder`'s graph of this resolve (see
+    /// `ResolutionContext.enterGraph(of:)`).
+    @inline(__always)
+    private func callFactory<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, context: ResolutionContext,
+                                holder: Container) throws(ResolutionError) -> T {
+        let outer = context.enterGraph(of: holder)
+        defer { outer.map(context.leaveGraph) }
+        return try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
     }
 
     /// The registration now under the key of `definition`, which was
@@ -156,7 +167,7 @@ extension Container {
             }
             let resolver = Resolver(container: holder)
             let queuedBefore = context.pendingCount
-            let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
+            let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context, holder: holder)
             context.creations &+= 1
             box.store(instance)
             guard let created = box.storedObject else {

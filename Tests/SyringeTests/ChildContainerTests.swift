@@ -62,11 +62,9 @@ struct ChildContainerTests {
         }
     }
 
-    /// The README's exception to "a parent's singleton does not capture a
-    /// child's override": the graph is one per outermost resolve, not per
-    /// container. A known issue until it is fixed; fixed, this test fails
-    /// (the issue no longer occurs) and the README's exception goes.
-    @Test("a parent's singleton built in a child's resolve gets the .graph instance the child made")
+    /// A `.graph` instance the child's resolve built holds the child's
+    /// override: the singleton builds in a graph of its own (see OwnGraphTests).
+    @Test("a parent's singleton built in a child's resolve does not get the .graph instance the child made")
     func graphInstancesCrossContainers() {
         let app = Container()
         app.register(type: Dependency.self, in: .new) { _ in Dependency("live") }
@@ -77,9 +75,8 @@ struct ChildContainerTests {
         child.register(type: Dependency.self, in: .new) { _ in Dependency("fake") }
         let root = child.resolve(type: Root.self)
         #expect(root.perGraph.dependency.label == "fake")
-        withKnownIssue("a .graph instance is one per outermost resolve, whichever container asks") {
-            #expect(app.resolve(type: Singleton.self).perGraph.dependency.label == "live")
-        }
+        #expect(root.singleton.perGraph.dependency.label == "live")
+        #expect(app.resolve(type: Singleton.self) === root.singleton)
     }
 
     @Test("a child outlives nothing: dropping it frees it and keeps the parent working")

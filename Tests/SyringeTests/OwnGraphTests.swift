@@ -1,0 +1,398 @@
+import Synchronization
+import Testing
+import Syringe
+
+/// A `.shared`, `.weak` or `.scoped` instance is built by its own container
+/// (its factory resolves from there). When a resolve through another
+/// container (a child, a scope's child) makes it, its factory builds in an
+/// object graph of its own: a `.graph` instance that resolve built may hold
+/// the other container's registrations, and kept inside the instance it
+/// would reach every later resolve. Built through its own container, the
+/// instance shares the graph as any other.
+@Suite("Instances held by another container than the one asked build in a graph of their own")
+struct OwnGraphTests {
+    final class Dependency: Sendable {
+        let label: String
+        init(_ label: String) { self.label = label }
+    }
+    final class PerGraph: Sendable {
+        let dependency: Dependency
+        init(dependency: Dependency) { self.dependency = dependency }
+    }
+    final class Cached: Sendable {
+        let perGraph: PerGraph
+        init(perGraph: PerGraph) { self.perGraph = perGraph }
+    }
+    final class Root: Sendable {
+        let perGraph: PerGraph
+        let cached: Cached
+        init(perGraph: PerGraph, cached: Cached) {
+            self.perGraph = perGraph
+            self.cached = cached
+        }
+    }
+
+    /// An app whose `Root` builds a `.graph` service, then a `Cached` one in
+    /// `scope` that needs the same service, and a child that overrides the
+    /// service's dependency.
+    static func app(_ scope: Scope) -> (app: Container, child: Container) {
+        let app = Container()
+        app.register(type: Dependency.self, in: .new) { _ in Dependency("live") }
+        app.register(type: PerGraph.self, in: .graph) { r in PerGraph(dependency: try r.resolve()) }
+        app.register(type: Cached.self, in: scope) { r in Cached(perGraph: try r.resolve()) }
+        app.register(type: Root.self, in: .new) { r in Root(perGraph: try r.resolve(), cached: try r.resolve()) }
+        let child = Container(parent: app)
+        child.register(type: Dependency.self, in: .new) { _ in Dependency("fake") }
+        return (app, child)
+    }
+
+    @Test("a parent's .weak instance built in a child's resolve does not get the child's .graph instance")
+    func weak() throws {
+        let (app, child) = Self.app(.weak)
+        let root = try child.tryResolve(type: Root.self)
+        #expect(root.perGraph.dependency.label == "fake")
+        #expect(root.cached.perGraph.dependency.label == "live")
+        #expect(try app.tryResolve(type: Cached.self) === root.cached)
+    }
+
+    @Test("a .scoped instance built in a resolve through the scope's child does not get the child's .graph instance")
+    func scopedThroughAScopesChild() async throws {
+        let app = Container()
+        app.register(type: Dependency.self, in: .new) { _ in Dependency("live") }
+        app.register(type: PerGraph.self, in: .graph) { r in PerGraph(dependency: try r.resolve()) }
+        app.register(type: Cached.self, in: .scoped) { r in Cached(perGraph: try r.resolve()) }
+        app.register(type: Root.self, in: .new) { r in Root(perGraph: try r.resolve(), cached: try r.resolve()) }
+        let scope = app.makeScope()
+        let child = Container(parent: scope)
+        child.register(type: Dependency.self, in: .new) { _ in Dependency("fake") }
+        let root = try child.tryResolve(type: Root.self)
+        #expect(root.perGraph.dependency.label == "fake")
+        #expect(root.cached.perGraph.dependency.label == "live")
+        #expect(try scope.tryResolve(type: Cached.self) === root.cached)
+        try await scope.close()
+    }
+
+    @Test("a parent's singleton resolved from a child's factory through the parent itself gets its own graph too")
+    func throughTheParentDirectly() throws {
+        let (app, child) = Self.app(.shared)
+        child.register(type: Root.self, in: .new) { [unowned app] r in
+            Root(perGraph: try r.resolve(), cached: try app.tryResolve())
+        }
+        let root = try child.tryResolve(type: Root.self)
+        #expect(root.perGraph.dependency.label == "fake")
+        #expect(root.cached.perGraph.dependency.label == "live")
+    }
+
+    @Test("built through its own container, a singleton shares the resolve's graph")
+    func sameContainerSharesTheGraph() throws {
+        let (app, _) = Self.app(.shared)
+        let root = try app.tryResolve(type: Root.self)
+        #expect(root.cached.perGraph === root.perGraph)
+    }
+
+    @Test("the instance's own graph is one graph: its dependencies share it, and the resolve's graph goes on after it")
+    func itsGraphIsOneGraph() throws {
+        final class Pair: Sendable {
+            let first: PerGraph, second: PerGraph
+            init(_ first: PerGraph, _ second: PerGraph) { (self.first, self.second) = (first, second) }
+        }
+        final class Outer: Sendable {
+            let before: PerGraph, pair: Pair, after: PerGraph
+            init(before: PerGraph, pair: Pair, after: PerGraph) { (self.before, self.pair, self.after) = (before, pair, after) }
+        }
+        let (app, child) = Self.app(.shared)
+        app.register(type: Pair.self) { r in Pair(try r.resolve(), try r.resolve(type: Cached.self).perGraph) }
+        app.register(type: Outer.self, in: .new) { r in
+            Outer(before: try r.resolve(), pair: try r.resolve(), after: try r.resolve())
+        }
+        let outer = try child.tryResolve(type: Outer.self)
+        #expect(outer.pair.first === outer.pair.second)
+        #expect(outer.pair.first.dependency.label == "live")
+        #expect(outer.before === outer.after)
+        #expect(outer.before.dependency.label == "fake")
+    }
+
+    @Test("two of the parent's singletons made in one child's resolve share the parent's graph")
+    func oneGraphPerContainer() throws {
+        final class Other: Sendable {
+            let perGraph: PerGraph
+            init(perGraph: PerGraph) { self.perGraph = perGraph }
+        }
+        final class Both: Sendable {
+            let cached: Cached, other: Other
+            init(cached: Cached, other: Other) { (self.cached, self.other) = (cached, other) }
+        }
+        let (app, child) = Self.app(.shared)
+        app.register(type: Other.self) { r in Other(perGraph: try r.resolve()) }
+        app.register(type: Both.self, in: .new) { r in Both(cached: try r.resolve(), other: try r.resolve()) }
+        let both = try child.tryResolve(type: Both.self)
+        #expect(both.cached.perGraph === both.other.perGraph)
+        #expect(both.cached.perGraph.dependency.label == "live")
+    }
+
+    @Test("the graph a singleton was built in is released when the resolve ends")
+    func itsGraphEndsWithTheResolve() throws {
+        final class Holder: Sendable {}
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        app.register(type: Holder.self) { r in
+            _ = try r.resolve(type: Tracked.self)   // used while building, not kept
+            return Holder()
+        }
+        let child = Container(parent: app)
+        child.register(type: Int.self, in: .new) { r in
+            _ = try r.resolve(type: Holder.self)
+            return 0
+        }
+        _ = try child.tryResolve(type: Int.self)
+        #expect(counter.created == 1)
+        #expect(counter.alive == 0)
+    }
+
+    /// Property injection through `onResolved` closes a cycle of `.graph`
+    /// services: the callback's resolve must find the instance of the graph
+    /// that built the one it configures.
+    @Test("onResolved callbacks of what a singleton's graph built resolve in that graph")
+    func callbacksResolveInTheirGraph() throws {
+        final class Server: @unchecked Sendable {
+            var client: Client?
+        }
+        final class Client: Sendable {
+            let server: Server
+            init(server: Server) { self.server = server }
+        }
+        final class Service: Sendable {
+            let server: Server
+            init(server: Server) { self.server = server }
+        }
+        let app = Container()
+        app.register(type: Server.self, in: .graph) { _ in Server() }
+            .onResolved { r, server in server.client = try r.resolve(type: Client.self) }
+        app.register(type: Client.self, in: .graph) { r in Client(server: try r.resolve()) }
+        app.register(type: Service.self) { r in Service(server: try r.resolve()) }
+        let child = Container(parent: app)
+        child.register(type: Int.self, in: .new) { r in
+            _ = try r.resolve(type: Server.self)   // the child's graph has a Server too
+            _ = try r.resolve(type: Service.self)
+            return 0
+        }
+        _ = try child.tryResolve(type: Int.self)
+        let service = try app.tryResolve(type: Service.self)
+        #expect(service.server.client?.server === service.server)
+    }
+
+    @Test("a cycle through an instance built in its own graph is still a cycle, with its whole path")
+    func cyclesAcrossTheGraphs() throws {
+        final class Loop: Sendable {}
+        final class Back: Sendable {}
+        let app = Container()
+        app.register(type: Loop.self) { r in _ = try r.resolve(type: Back.self); return Loop() }
+        app.register(type: Back.self, in: .new) { r in _ = try r.resolve(type: Loop.self); return Back() }
+        let child = Container(parent: app)
+        let error = try #require(expectResolutionError(.cycle) { try child.tryResolve(type: Back.self) })
+        #expect(error.path == ["Back", "Loop", "Back"])
+    }
+
+    @Test("onResolved callbacks of what the own graph built run when the whole resolve has finished")
+    func callbacksRunAtTheEnd() throws {
+        let log = Locked<[String]>([])
+        let (app, child) = Self.app(.shared)
+        app.register(type: PerGraph.self, in: .graph) { r in PerGraph(dependency: try r.resolve()) }
+            .onResolved { _, perGraph in log.withLock { $0.append("configured \(perGraph.dependency.label)") } }
+        child.register(type: Root.self, in: .new) { r in
+            let root = Root(perGraph: try r.resolve(), cached: try r.resolve())
+            log.withLock { $0.append("built root") }
+            return root
+        }
+        _ = try child.tryResolve(type: Root.self)
+        #expect(log.withLock { $0 } == ["built root", "configured fake", "configured live"])
+    }
+
+    // MARK: - Async
+
+    /// `app(_:)` with async factories.
+    static func asyncApp(_ scope: Scope) -> (app: Container, child: Container) {
+        let app = Container()
+        app.register(type: Dependency.self, in: .new) { _ async in Dependency("live") }
+        app.register(type: PerGraph.self, in: .graph) { (r: Resolver) async throws in PerGraph(dependency: try await r.resolve()) }
+        app.register(type: Cached.self, in: scope) { (r: Resolver) async throws in Cached(perGraph: try await r.resolve()) }
+        app.register(type: Root.self, in: .new) { (r: Resolver) async throws in
+            Root(perGraph: try await r.resolve(), cached: try await r.resolve())
+        }
+        let child = Container(parent: app)
+        child.register(type: Dependency.self, in: .new) { _ async in Dependency("fake") }
+        return (app, child)
+    }
+
+    @Test("async: a parent's singleton built in a child's resolve does not get the child's .graph instance",
+          arguments: [Scope.shared, .weak])
+    func asyncCached(_ scope: Scope) async throws {
+        let (app, child) = Self.asyncApp(scope)
+        let root = try await child.resolveAsync(type: Root.self)
+        #expect(root.perGraph.dependency.label == "fake")
+        #expect(root.cached.perGraph.dependency.label == "live")
+        #expect(try await app.resolveAsync(type: Cached.self) === root.cached)
+    }
+
+    @Test("async: a .scoped instance built in a resolve through the scope's child does not get the child's .graph instance")
+    func asyncScoped() async throws {
+        let app = Container()
+        app.register(type: Dependency.self, in: .new) { _ async in Dependency("live") }
+        app.register(type: PerGraph.self, in: .graph) { (r: Resolver) async throws in PerGraph(dependency: try await r.resolve()) }
+        app.register(type: Cached.self, in: .scoped) { (r: Resolver) async throws in Cached(perGraph: try await r.resolve()) }
+        app.register(type: Root.self, in: .new) { (r: Resolver) async throws in
+            Root(perGraph: try await r.resolve(), cached: try await r.resolve())
+        }
+        let scope = app.makeScope()
+        let child = Container(parent: scope)
+        child.register(type: Dependency.self, in: .new) { _ async in Dependency("fake") }
+        let root = try await child.resolveAsync(type: Root.self)
+        #expect(root.perGraph.dependency.label == "fake")
+        #expect(root.cached.perGraph.dependency.label == "live")
+        try await scope.close()
+    }
+
+    @Test("async: built through its own container, a singleton shares the resolve's graph")
+    func asyncSameContainerSharesTheGraph() async throws {
+        let (app, _) = Self.asyncApp(.shared)
+        let root = try await app.resolveAsync(type: Root.self)
+        #expect(root.cached.perGraph === root.perGraph)
+    }
+
+    @Test("async: a synchronous singleton and .graph service inside an async resolve through a child")
+    func bridged() async throws {
+        let (_, child) = Self.app(.shared)
+        child.register(type: Root.self, in: .new) { (r: Resolver) async throws in
+            Root(perGraph: try await r.resolve(), cached: try await r.resolve())
+        }
+        let root = try await child.resolveAsync(type: Root.self)
+        #expect(root.perGraph.dependency.label == "fake")
+        #expect(root.cached.perGraph.dependency.label == "live")
+    }
+
+    @Test("async: the instance's own graph is one graph, and the resolve's graph goes on after it")
+    func asyncItsGraphIsOneGraph() async throws {
+        final class Pair: Sendable {
+            let first: PerGraph, second: PerGraph
+            init(_ first: PerGraph, _ second: PerGraph) { (self.first, self.second) = (first, second) }
+        }
+        final class Outer: Sendable {
+            let before: PerGraph, pair: Pair, after: PerGraph
+            init(before: PerGraph, pair: Pair, after: PerGraph) { (self.before, self.pair, self.after) = (before, pair, after) }
+        }
+        let (app, child) = Self.asyncApp(.shared)
+        app.register(type: Pair.self) { (r: Resolver) async throws in
+            Pair(try await r.resolve(), try await r.resolve(type: Cached.self).perGraph)
+        }
+        app.register(type: Outer.self, in: .new) { (r: Resolver) async throws in
+            Outer(before: try await r.resolve(), pair: try await r.resolve(), after: try await r.resolve())
+        }
+        let outer = try await child.resolveAsync(type: Outer.self)
+        #expect(outer.pair.first === outer.pair.second)
+        #expect(outer.pair.first.dependency.label == "live")
+        #expect(outer.before === outer.after)
+        #expect(outer.before.dependency.label == "fake")
+    }
+
+    @Test("async: child tasks of the instance's factory share its own graph")
+    func asyncChildTasksShareItsGraph() async throws {
+        final class Pair: Sendable {
+            let first: PerGraph, second: PerGraph
+            init(_ first: PerGraph, _ second: PerGraph) { (self.first, self.second) = (first, second) }
+        }
+        let (app, child) = Self.asyncApp(.shared)
+        // `.weak`, and not kept: each resolve makes one.
+        app.register(type: Pair.self, in: .weak) { (r: Resolver) async throws in
+            async let first = r.resolve(type: PerGraph.self)
+            async let second = r.resolve(type: PerGraph.self)
+            return Pair(try await first, try await second)
+        }
+        child.register(type: Root.self, in: .new) { (r: Resolver) async throws in
+            let perGraph = try await r.resolve(type: PerGraph.self)
+            let pair = try await r.resolve(type: Pair.self)
+            #expect(pair.first === pair.second)
+            #expect(pair.first !== perGraph)
+            return Root(perGraph: pair.first, cached: Cached(perGraph: perGraph))
+        }
+        for _ in 0..<50 {
+            let root = try await child.resolveAsync(type: Root.self)
+            #expect(root.perGraph.dependency.label == "live")
+            #expect(root.cached.perGraph.dependency.label == "fake")
+        }
+    }
+
+    @Test("async: two of the parent's singletons made in one child's resolve share the parent's graph, with synchronous ones too")
+    func asyncOneGraphPerContainer() async throws {
+        final class Other: Sendable {
+            let perGraph: PerGraph
+            init(perGraph: PerGraph) { self.perGraph = perGraph }
+        }
+        final class Both: Sendable {
+            let cached: Cached, other: Other
+            init(cached: Cached, other: Other) { (self.cached, self.other) = (cached, other) }
+        }
+        let (app, child) = Self.asyncApp(.shared)
+        // Synchronous, with the graph's service resolved by the synchronous engine.
+        app.register(type: Other.self) { r in Other(perGraph: try r.resolve()) }
+        app.register(type: PerGraph.self, in: .graph) { r in PerGraph(dependency: try r.resolve()) }
+        app.register(type: Dependency.self, in: .new) { _ in Dependency("live") }
+        child.register(type: Dependency.self, in: .new) { _ in Dependency("fake") }
+        app.register(type: Both.self, in: .new) { (r: Resolver) async throws in
+            Both(cached: try await r.resolve(), other: try await r.resolve())
+        }
+        let both = try await child.resolveAsync(type: Both.self)
+        #expect(both.cached.perGraph === both.other.perGraph)
+        #expect(both.cached.perGraph.dependency.label == "live")
+    }
+
+    @Test("async: onResolved callbacks of what a singleton's graph built resolve in that graph")
+    func asyncCallbacksResolveInTheirGraph() async throws {
+        final class Server: @unchecked Sendable {
+            var client: Client?
+        }
+        final class Client: Sendable {
+            let server: Server
+            init(server: Server) { self.server = server }
+        }
+        final class Service: Sendable {
+            let server: Server
+            init(server: Server) { self.server = server }
+        }
+        let app = Container()
+        // Synchronous, as the callback's resolves are: bridged into the async graphs.
+        app.register(type: Server.self, in: .graph) { _ in Server() }
+            .onResolved { r, server in server.client = try r.resolve(type: Client.self) }
+        app.register(type: Client.self, in: .graph) { r in Client(server: try r.resolve()) }
+        app.register(type: Service.self) { (r: Resolver) async throws in Service(server: try await r.resolve()) }
+        let child = Container(parent: app)
+        child.register(type: Int.self, in: .new) { (r: Resolver) async throws in
+            _ = try await r.resolve(type: Server.self)   // the child's graph has a Server too
+            _ = try await r.resolve(type: Service.self)
+            return 0
+        }
+        _ = try await child.resolveAsync(type: Int.self)
+        let service = try await app.resolveAsync(type: Service.self)
+        #expect(service.server.client?.server === service.server)
+    }
+
+    @Test("async: the graph a singleton was built in is released when the resolve ends")
+    func asyncItsGraphEndsWithTheResolve() async throws {
+        final class Holder: Sendable {}
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self, in: .graph) { _ async in Tracked(counter) }
+        app.register(type: Holder.self) { (r: Resolver) async throws in
+            _ = try await r.resolve(type: Tracked.self)
+            return Holder()
+        }
+        let child = Container(parent: app)
+        child.register(type: Int.self, in: .new) { (r: Resolver) async throws in
+            _ = try await r.resolve(type: Holder.self)
+            return 0
+        }
+        _ = try await child.resolveAsync(type: Int.self)
+        #expect(counter.created == 1)
+        #expect(counter.alive == 0)
+    }
+}
