@@ -56,7 +56,9 @@ extension Container {
     }
 
     /// Resolves every registration of `type` (argument-free, any name) here
-    /// and in the parents, asynchronously, in the order `resolveAll` uses.
+    /// and in the parents, asynchronously, in the order `resolveAll` uses;
+    /// each element is a resolve of its own, with its own object graph, as
+    /// in `resolveAll`.
     ///
     /// ```swift
     /// let plugins = try await container.resolveAllAsync(type: Plugin.self)

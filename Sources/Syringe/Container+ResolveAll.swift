@@ -9,6 +9,11 @@ extension Container {
     /// ancestor's place. Empty when there are none. Stops the program with
     /// the diagnostic if one of them fails; use `tryResolveAll` to handle it.
     ///
+    /// Each element is resolved as `resolve` would resolve it alone: called
+    /// from outside any resolve, each builds an object graph of its own
+    /// (their `.graph` dependencies are not shared between them); called from
+    /// a factory, they all join that factory's resolve and share its graph.
+    ///
     /// ```swift
     /// container.register(type: Plugin.self, name: "a") { _ in APlugin() }
     /// container.register(type: Plugin.self, name: "b") { _ in BPlugin() }

@@ -239,6 +239,26 @@ struct ResolveAllTests {
         #expect(counter.created == 2)
     }
 
+    /// As documented: `resolveAll` from outside a resolve is one resolve
+    /// per element, so the elements' `.graph` dependencies are their own.
+    @Test("resolveAll from outside a resolve builds each element in a graph of its own")
+    func eachElementItsOwnGraph() async throws {
+        final class Shared: Sendable {}
+        final class UsingShared: Plugin, Sendable {
+            let id: String, shared: Shared
+            init(_ id: String, _ shared: Shared) { (self.id, self.shared) = (id, shared) }
+        }
+        let c = Container()
+        c.register(type: Shared.self, in: .graph) { _ in Shared() }
+        c.register(type: Plugin.self, name: "a", in: .new) { r in UsingShared("a", try r.resolve()) }
+        c.register(type: Plugin.self, name: "b", in: .new) { r in UsingShared("b", try r.resolve()) }
+        for plugins in [try c.tryResolveAll(type: Plugin.self), try await c.resolveAllAsync(type: Plugin.self)] {
+            let shared = plugins.compactMap { ($0 as? UsingShared)?.shared }
+            try #require(shared.count == 2)
+            #expect(shared[0] !== shared[1])
+        }
+    }
+
     @Test("Resolver.resolveAll in a child resolves the child's view")
     func resolverResolveAllInChild() throws {
         let parent = Container()
