@@ -7,6 +7,17 @@
 /// storage is used under that registration's lock), so a storage needs no
 /// locking of its own.
 ///
+/// The `deinit` of an instance the storage drops may resolve, even the
+/// registration it was stored for: before each call that may drop one
+/// (`setInstance(_:inGraph:)`, `graphResolutionCompleted()`, and setting
+/// `instance` to nil in `resetObjectScope`) the container reads `instance`,
+/// and it keeps what it read until it has let go of the lock (at a graph's
+/// end, until the graph is torn down), so that the last release comes
+/// after. Keep in `instance` what the storage holds strongly, as the
+/// storages here do: an instance dropped that `instance` did not return
+/// is released under the lock, where a `deinit` that resolves the same
+/// registration waits for the lock forever.
+///
 /// ```swift
 /// final class CountingStorage: InstanceStorage {
 ///     var instance: Any?
@@ -15,7 +26,8 @@
 /// }
 /// ```
 public protocol InstanceStorage: AnyObject {
-    /// The stored instance; `resetObjectScope` sets it to nil.
+    /// The stored instance. The container reads it before each call that
+    /// may drop it; `resetObjectScope` sets it to nil.
     var instance: Any? { get set }
     /// Called when a graph that stored an instance here is complete.
     func graphResolutionCompleted()

@@ -67,6 +67,12 @@ final class ResolutionState {
     @usableFromInline
     @exclusivity(unchecked)
     var shadowed: [(index: Int, slot: Slot)] = []
+    /// What custom storages may have let go of at the end of the graph
+    /// being left, kept until `leave` has put the enclosing graph back (see
+    /// `releaseDropped`). Empty between graphs; it keeps its capacity, so
+    /// that ending such graphs allocates nothing for it.
+    @exclusivity(unchecked)
+    private var dropped: [Any] = []
     /// Graph numbers reserved for this thread: `nextNumber..<lastNumber`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -211,8 +217,8 @@ final class ResolutionState {
 
     /// Ends the graph `enter` started: custom storages are told, the
     /// instances are remembered if the graph may be restored, the slots are
-    /// emptied (and an enclosing graph's put back), and the enclosing
-    /// graph, if any, continues.
+    /// emptied (and an enclosing graph's put back), the enclosing graph, if
+    /// any, continues, and what the storages let go of is released.
     @usableFromInline
     func leave(_ frame: Frame) {
         depth -= 1
@@ -232,12 +238,28 @@ final class ResolutionState {
         graph = frame.graph
         isExposed = frame.isExposed
         isRestored = frame.isRestored
+        if !dropped.isEmpty {
+            releaseDropped()
+        }
+    }
+
+    /// Releases what custom storages let go of at a graph's end, now that
+    /// the state is the enclosing graph's (or no graph's): a `deinit` that
+    /// resolves starts or joins a graph as any resolve does, where in the
+    /// middle of `finishTouched` its graph would take over the one ending,
+    /// whose slots would then stay filled. One at a time, each out of the
+    /// list before it goes: such a resolve may end a graph of its own,
+    /// which adds to the list and empties it.
+    private func releaseDropped() {
+        while dropped.popLast() != nil {}
     }
 
     private func finishTouched(from start: Int) {
         for item in touched[start...] {
             if item.isCustomStorage {
-                (item.entry.takeUnretainedValue() as! ServiceEntryProtocol).completeGraph()
+                if let instance = (item.entry.takeUnretainedValue() as! ServiceEntryProtocol).completeGraph() {
+                    dropped.append(instance)
+                }
                 continue
             }
             guard slots[item.index].graph == graph, let box = slots[item.index].box else {

@@ -21,8 +21,10 @@ protocol ServiceEntryProtocol: AnyObject {
     /// At the end of a graph whose identifier was handed out: remembers the
     /// graph's instance weakly, so that the graph can be restored.
     func remember(_ box: AnyObject, inGraph graph: UInt)
-    /// At the end of a graph that stored an instance in a custom storage.
-    func completeGraph()
+    /// At the end of a graph that stored an instance in a custom storage;
+    /// returns what the storage may have let go of, for the caller to
+    /// release once it is done with the graph (see `changeStorage`).
+    func completeGraph() -> Any?
 }
 
 /// One registration: its factory, its scope and the instance the scope
@@ -59,7 +61,8 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     var link: ContainerLink?
 
     /// Guards everything below. Never held while user code runs, except a
-    /// custom scope's storage, which the lock serialises.
+    /// custom scope's storage, which the lock serialises; what the storage
+    /// lets go of is released after it (see `changeStorage`).
     private let lock = Lock()
     private var scopeObject: ObjectScopeProtocol
     private var storageObject: InstanceStorage?
@@ -165,11 +168,14 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     /// ```
     @discardableResult
     public func inObjectScope(_ objectScope: ObjectScopeProtocol) -> Self {
-        lock.withLock {
+        let replaced = lock.withLock {
             scopeObject = objectScope
-            storageObject = nil
             scope.store(ScopeKind(objectScope).rawValue, ordering: .releasing)
+            return storageObject.take()
         }
+        // Released after the lock: the storage may hold the last reference
+        // to an instance whose `deinit` resolves this entry.
+        withExtendedLifetime(replaced) {}
         return self
     }
 
@@ -289,8 +295,9 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
             return instance
         default:
             let graph = state.graphIdentifier()
-            lock.withLock { storage.setInstance(instance, inGraph: graph) }
+            let replaced = changeStorage { $0.setInstance(instance, inGraph: graph) }
             state.noteCustomStorage(of: self)
+            withExtendedLifetime(replaced) {}
             return instance
         }
     }
@@ -319,8 +326,22 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
         }
     }
 
-    func completeGraph() {
-        lock.withLock { storage.graphResolutionCompleted() }
+    func completeGraph() -> Any? {
+        changeStorage { $0.graphResolutionCompleted() }
+    }
+
+    /// Runs `change` on the custom scope's storage under the lock, and
+    /// returns the storage's `instance` from before it: the instance that
+    /// `change` may let go of, kept so that the caller releases it after the
+    /// lock. Its `deinit` may resolve, this entry too, which under the lock
+    /// would wait for it forever.
+    private func changeStorage(_ change: (InstanceStorage) -> Void) -> Any? {
+        lock.withLock {
+            let storage = self.storage
+            let previous = storage.instance
+            change(storage)
+            return previous
+        }
     }
 
     /// The custom scope's storage, made on first use. Call under the lock.
@@ -343,7 +364,8 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
         case .weak:
             lock.withLock { weakInstance = WeakReference(nil) }
         case .custom:
-            lock.withLock { storage.instance = nil }
+            let dropped = changeStorage { $0.instance = nil }
+            withExtendedLifetime(dropped) {}
         default:
             break
         }
