@@ -15,7 +15,9 @@
 # each against the hand-wired app (no container); then each wiring's
 # requests/s against the hand-wired app's run of the same round (median,
 # lowest and highest), from which the machine's drift between rounds
-# largely cancels out (not its drift within a round).
+# largely cancels out (not its drift within a round). Stopped by SIGINT,
+# SIGTERM or SIGHUP, it stops wrk and the server at once and exits with
+# 128 + the signal's number.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -47,16 +49,42 @@ source ./server-runs.sh
 build_server
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/todo-load.XXXXXX")
+wrk_pid=
 cleanup() {
+    # A signal between wrk's start and `wrk_pid=$!` (see run_wrk) leaves
+    # "starting": `$!` is then wrk, or still the server, stopped anyway.
+    if [ "$wrk_pid" = starting ]; then wrk_pid=$!; fi
+    if [ -n "$wrk_pid" ]; then kill "$wrk_pid" 2>/dev/null || true; fi
     stop_server_on_exit
     rm -rf "$work"
 }
 trap cleanup EXIT
+# Without these, a SIGTERM or SIGHUP ended the script without a word to
+# wrk, which ran on for the rest of its duration. `exit` runs `cleanup`.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 write_post_script
 
 clock_ticks=$(getconf CLK_TCK)
 cpu_ticks() {  # utime + stime of a process, in clock ticks
     awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# run_wrk <wrk arguments>: runs wrk, its report going to $work/wrk.out. In
+# the background and waited for, not in a command substitution: bash runs a
+# signal's trap only once the command in the foreground has ended, but
+# `wait` returns as soon as a signal comes, and `cleanup` kills wrk.
+run_wrk() {
+    local status=0
+    wrk_pid=starting
+    wrk "$@" > "$work/wrk.out" &
+    wrk_pid=$!
+    wait "$wrk_pid" || status=$?
+    # Cleared before a failure ends the script: `cleanup` must not kill a
+    # pid that, reaped, may be another process's.
+    wrk_pid=
+    return "$status"
 }
 
 run_round() {  # run_round <round> <wiring>
@@ -68,10 +96,11 @@ run_round() {  # run_round <round> <wiring>
     for route in read write; do
         before=$(cpu_ticks "$server_pid")
         if [ "$route" = read ]; then
-            result=$(wrk -t"$threads" -c"$connections" -d"${duration}s" --latency "$url/todos/42" | parse_wrk)
+            run_wrk -t"$threads" -c"$connections" -d"${duration}s" --latency "$url/todos/42"
         else
-            result=$(wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s "$work/post.lua" "$url/todos" | parse_wrk)
+            run_wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s "$work/post.lua" "$url/todos"
         fi
+        result=$(parse_wrk < "$work/wrk.out")
         after=$(cpu_ticks "$server_pid")
         # requests/s p50 p99, the server's CPU µs per request, and the round
         echo "$wiring $route $result $(( (after - before) * 1000000 / clock_ticks )) $round" |
