@@ -49,42 +49,18 @@ source ./server-runs.sh
 build_server
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/todo-load.XXXXXX")
-wrk_pid=
 cleanup() {
-    # A signal between wrk's start and `wrk_pid=$!` (see run_wrk) leaves
-    # "starting": `$!` is then wrk, or still the server, stopped anyway.
-    if [ "$wrk_pid" = starting ]; then wrk_pid=$!; fi
-    if [ -n "$wrk_pid" ]; then kill "$wrk_pid" 2>/dev/null || true; fi
+    stop_wrk_on_exit
     stop_server_on_exit
     rm -rf "$work"
 }
 trap cleanup EXIT
-# Without these, a SIGTERM or SIGHUP ended the script without a word to
-# wrk, which ran on for the rest of its duration. `exit` runs `cleanup`.
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
+exit_on_signals
 write_post_script
 
 clock_ticks=$(getconf CLK_TCK)
 cpu_ticks() {  # utime + stime of a process, in clock ticks
     awk '{ print $14 + $15 }' "/proc/$1/stat"
-}
-
-# run_wrk <wrk arguments>: runs wrk, its report going to $work/wrk.out. In
-# the background and waited for, not in a command substitution: bash runs a
-# signal's trap only once the command in the foreground has ended, but
-# `wait` returns as soon as a signal comes, and `cleanup` kills wrk.
-run_wrk() {
-    local status=0
-    wrk_pid=starting
-    wrk "$@" > "$work/wrk.out" &
-    wrk_pid=$!
-    wait "$wrk_pid" || status=$?
-    # Cleared before a failure ends the script: `cleanup` must not kill a
-    # pid that, reaped, may be another process's.
-    wrk_pid=
-    return "$status"
 }
 
 run_round() {  # run_round <round> <wiring>

@@ -19,6 +19,8 @@
 # share of the first wiring's total; then the functions whose samples per
 # request grew most against the first wiring. On a shared machine the
 # totals swing from run to run as requests/s do; more rounds narrow them.
+# Stopped by SIGINT, SIGTERM or SIGHUP, it stops wrk, perf and the server
+# at once and exits with 128 + the signal's number.
 # Needs perf (Debian: linux-perf), wrk and curl.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -53,10 +55,12 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/todo-profile.XXXXXX")
 perf_pid=
 cleanup() {
     if [ -n "$perf_pid" ]; then kill "$perf_pid" 2>/dev/null || true; fi
+    stop_wrk_on_exit
     stop_server_on_exit
     rm -rf "$work"
 }
 trap cleanup EXIT
+exit_on_signals
 write_post_script
 
 profile_round() {  # profile_round <round> <wiring>: appends "<wiring> <requests>" to $work/requests
@@ -65,7 +69,7 @@ profile_round() {  # profile_round <round> <wiring>: appends "<wiring> <requests
     local url=$server_url
     local wrk_args=(-t2 -c"$connections" "$url/todos/42")
     [ "$route" = write ] && wrk_args=(-t2 -c"$connections" -s "$work/post.lua" "$url/todos")
-    wrk -d2s "${wrk_args[@]}" > /dev/null
+    run_wrk -d2s "${wrk_args[@]}"
 
     # Sampling from before wrk starts until it has stopped: started with
     # no command of its own, perf samples the server until interrupted.
@@ -74,7 +78,8 @@ profile_round() {  # profile_round <round> <wiring>: appends "<wiring> <requests
     sleep 0.5
     kill -0 "$perf_pid" 2>/dev/null || { cat "$work/perf.err" >&2; echo "perf record did not start" >&2; exit 1; }
     local requests
-    requests=$(wrk -d"${duration}s" --latency "${wrk_args[@]}" | parse_wrk | awk '{ print $4 }')
+    run_wrk -d"${duration}s" --latency "${wrk_args[@]}"
+    requests=$(parse_wrk < "$work/wrk.out" | awk '{ print $4 }')
     kill -INT "$perf_pid"
     wait "$perf_pid" || true   # perf exits non-zero when interrupted
     perf_pid=

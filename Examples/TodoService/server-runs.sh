@@ -1,11 +1,12 @@
 # What loadtest.sh and profile.sh share: the server built, started with a
-# fresh database of 100 todos, stopped, wrk's summary read, and the
-# wirings' order per round.
+# fresh database of 100 todos, stopped, wrk run and its summary read, both
+# stopped at once by a signal, and the wirings' order per round.
 # Sourced, not run; the sourcing script has `set -euo pipefail` and sets
 # `work` (its temporary directory) before calling these.
 
 server_pid=
 server_url=
+wrk_pid=
 
 # Builds TodoServer in release mode; sets `server` to its path.
 build_server() {
@@ -67,6 +68,40 @@ stop_server() {
 stop_server_on_exit() {
     if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
     wait 2>/dev/null || true
+}
+
+# run_wrk <wrk arguments>: runs wrk, its report going to $work/wrk.out. In
+# the background and waited for, not in a command substitution: bash runs a
+# signal's trap only once the command in the foreground has ended, but
+# `wait` returns as soon as a signal comes, and `stop_wrk_on_exit` kills wrk.
+run_wrk() {
+    local status=0
+    wrk_pid=starting
+    wrk "$@" > "$work/wrk.out" &
+    wrk_pid=$!
+    wait "$wrk_pid" || status=$?
+    # Cleared before a failure ends the script: `stop_wrk_on_exit` must not
+    # kill a pid that, reaped, may be another process's.
+    wrk_pid=
+    return "$status"
+}
+
+# The wrk of an interrupted script, stopped.
+stop_wrk_on_exit() {
+    # A signal between wrk's start and `wrk_pid=$!` (see run_wrk) leaves
+    # "starting": `$!` is then wrk, or still the server, stopped anyway.
+    if [ "$wrk_pid" = starting ]; then wrk_pid=$!; fi
+    if [ -n "$wrk_pid" ]; then kill "$wrk_pid" 2>/dev/null || true; fi
+}
+
+# Makes SIGHUP, SIGINT and SIGTERM exit with 128 + the signal's number, so
+# that the EXIT trap stops wrk and the server at once. Without them, a
+# SIGTERM or SIGHUP ended the script without a word to wrk, which ran on
+# for the rest of its duration.
+exit_on_signals() {
+    trap 'exit 129' HUP
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
 }
 
 # wrk's summary (run with --latency) to "requests/s p50_ms p99_ms requests";
