@@ -221,11 +221,16 @@ final class ResolutionState {
     /// any, continues, and what the storages let go of is released.
     @usableFromInline
     func leave(_ frame: Frame) {
-        depth -= 1
         if frame.reenters {
+            depth -= 1
             isRestored = frame.isRestored
             return
         }
+        // Still counted while the graph ends: emptying a slot may run a
+        // `deinit` that resolves, which then joins this graph (whose
+        // `finishTouched` ends what it adds) instead of starting an
+        // outermost one that would take the state over and leave the rest
+        // of this graph in its slots.
         if touched.count > frame.touched {
             finishTouched(from: frame.touched)
         }
@@ -235,6 +240,7 @@ final class ResolutionState {
             }
             shadowed.removeSubrange(frame.shadowed...)
         }
+        depth -= 1
         graph = frame.graph
         isExposed = frame.isExposed
         isRestored = frame.isRestored
@@ -245,17 +251,23 @@ final class ResolutionState {
 
     /// Releases what custom storages let go of at a graph's end, now that
     /// the state is the enclosing graph's (or no graph's): a `deinit` that
-    /// resolves starts or joins a graph as any resolve does, where in the
-    /// middle of `finishTouched` its graph would take over the one ending,
-    /// whose slots would then stay filled. One at a time, each out of the
-    /// list before it goes: such a resolve may end a graph of its own,
-    /// which adds to the list and empties it.
+    /// resolves starts or joins a graph as any resolve does, and finds the
+    /// storage done with the graph that ended (in the middle of
+    /// `finishTouched`, a resolve of the same registration would store into
+    /// the ending graph again). One at a time, each out of the list before
+    /// it goes: such a resolve may end a graph of its own, which adds to the
+    /// list and empties it.
     private func releaseDropped() {
         while dropped.popLast() != nil {}
     }
 
     private func finishTouched(from start: Int) {
-        for item in touched[start...] {
+        // By index, over the list as it grows: a resolve from a `deinit`
+        // this runs joins the graph and may touch more.
+        var position = start
+        while position < touched.count {
+            let item = touched[position]
+            position += 1
             if item.isCustomStorage {
                 if let instance = (item.entry.takeUnretainedValue() as! ServiceEntryProtocol).completeGraph() {
                     dropped.append(instance)

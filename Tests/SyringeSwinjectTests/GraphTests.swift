@@ -27,6 +27,41 @@ struct GraphTests {
         #expect(made == 2, "the graph kept nothing once its node was freed: a new one is made")
     }
 
+    /// Emptying the graph's slots runs the `deinit`s of instances only the
+    /// graph held; one that resolved took the thread's state over, and the
+    /// graph's later instances stayed in their slots, alive.
+    @Test("a deinit that resolves while its graph ends leaves the rest of the graph freed")
+    func deinitResolvingAtTheGraphsEnd() {
+        final class Other {}
+        final class Witness {}
+        final class Resolving {
+            unowned let container: Container
+            init(_ container: Container) { self.container = container }
+            deinit { _ = container.resolve(Other.self) }
+        }
+        final class Root {
+            let witness: Witness
+            init(witness: Witness) { self.witness = witness }
+        }
+        let container = Container()
+        container.register(Other.self) { _ in Other() }
+        container.register(Witness.self) { _ in Witness() }
+        container.register(Resolving.self) { [unowned container] _ in Resolving(container) }
+        container.register(Root.self) { r in
+            let root = Root(witness: r.resolve(Witness.self)!)
+            _ = r.resolve(Resolving.self)   // held by the graph alone
+            return root
+        }
+        weak var witness: Witness?
+        weak var root: Root?
+        do {
+            let resolved = container.resolve(Root.self)!
+            (witness, root) = (resolved.witness, resolved)
+        }
+        #expect(root == nil, "the graph kept its root")
+        #expect(witness == nil, "the graph kept its witness")
+    }
+
     @Test("containers made and let go inside one graph keep their entries' slots apart until it ends")
     func containersFreedInsideAGraph() async {
         // In a process of its own: entry indices are process-wide. Before the
