@@ -41,44 +41,6 @@ struct ChildContainerTests {
         #expect(child.resolve(type: Holder.self, name: "new").animal is Dog)
     }
 
-    final class Dependency: Sendable {
-        let label: String
-        init(_ label: String) { self.label = label }
-    }
-    final class PerGraph: Sendable {
-        let dependency: Dependency
-        init(dependency: Dependency) { self.dependency = dependency }
-    }
-    final class Singleton: Sendable {
-        let perGraph: PerGraph
-        init(perGraph: PerGraph) { self.perGraph = perGraph }
-    }
-    final class Root: Sendable {
-        let perGraph: PerGraph
-        let singleton: Singleton
-        init(perGraph: PerGraph, singleton: Singleton) {
-            self.perGraph = perGraph
-            self.singleton = singleton
-        }
-    }
-
-    /// A `.graph` instance the child's resolve built holds the child's
-    /// override: the singleton builds in a graph of its own (see OwnGraphTests).
-    @Test("a parent's singleton built in a child's resolve does not get the .graph instance the child made")
-    func graphInstancesCrossContainers() {
-        let app = Container()
-        app.register(type: Dependency.self, in: .new) { _ in Dependency("live") }
-        app.register(type: PerGraph.self, in: .graph) { r in PerGraph(dependency: try r.resolve()) }
-        app.register(type: Singleton.self) { r in Singleton(perGraph: try r.resolve()) }
-        app.register(type: Root.self, in: .new) { r in Root(perGraph: try r.resolve(), singleton: try r.resolve()) }
-        let child = Container(parent: app)
-        child.register(type: Dependency.self, in: .new) { _ in Dependency("fake") }
-        let root = child.resolve(type: Root.self)
-        #expect(root.perGraph.dependency.label == "fake")
-        #expect(root.singleton.perGraph.dependency.label == "live")
-        #expect(app.resolve(type: Singleton.self) === root.singleton)
-    }
-
     @Test("a child outlives nothing: dropping it frees it and keeps the parent working")
     func droppedChild() {
         let parent = Container()

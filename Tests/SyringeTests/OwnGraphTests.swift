@@ -46,9 +46,12 @@ struct OwnGraphTests {
         return (app, child)
     }
 
-    @Test("a parent's .weak instance built in a child's resolve does not get the child's .graph instance")
-    func weak() throws {
-        let (app, child) = Self.app(.weak)
+    /// Before, the parent's singleton got (and kept) the `.graph` instance
+    /// the child's resolve had built, made with the child's override.
+    @Test("a parent's .shared or .weak instance built in a child's resolve does not get the child's .graph instance",
+          arguments: [Scope.shared, .weak])
+    func cached(_ scope: Scope) throws {
+        let (app, child) = Self.app(scope)
         let root = try child.tryResolve(type: Root.self)
         #expect(root.perGraph.dependency.label == "fake")
         #expect(root.cached.perGraph.dependency.label == "live")
