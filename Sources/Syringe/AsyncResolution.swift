@@ -323,7 +323,7 @@ final class AsyncFrame: @unchecked Sendable {
     /// after its factory: it needs no other.
     func buildInGraph(of holder: Container) {
         guard isNested else { return }
-        let own = resolution.ownGraph(of: Unmanaged.passUnretained(holder).toOpaque())
+        let own = resolution.ownGraph(of: holder)
         graphAddress.store(UInt(bitPattern: Unmanaged.passUnretained(own).toOpaque()), ordering: .relaxed)
     }
 
@@ -548,10 +548,13 @@ final class AsyncResolution: @unchecked Sendable {
     @exclusivity(unchecked)
     private var pending: [Pending] = []
     /// The graphs of the other containers whose instances this resolve
-    /// built (see `AsyncFrame.buildInGraph(of:)`), by container; ended with
-    /// this one.
+    /// built (see `AsyncFrame.buildInGraph(of:)`), each with its container,
+    /// retained so that no container made and freed meanwhile takes its
+    /// identity. Ended with this one, but held as long as it is: frames
+    /// point at them unretained (`AsyncFrame.graphAddress`), and a resolver
+    /// a factory kept may still read one.
     @exclusivity(unchecked)
-    private var ownGraphs: [(owner: UnsafeMutableRawPointer, graph: AsyncResolution)] = []
+    private var ownGraphs: [(owner: Container, graph: AsyncResolution)] = []
 
     private struct Pending {
         let definition: AnyDefinition
@@ -577,14 +580,14 @@ final class AsyncResolution: @unchecked Sendable {
         return slot
     }
 
-    /// `owner`'s graph in this resolve, made on first use.
-    func ownGraph(of owner: UnsafeMutableRawPointer) -> AsyncResolution {
+    /// `container`'s graph in this resolve, made on first use.
+    func ownGraph(of container: Container) -> AsyncResolution {
         lock.withLock {
-            if let existing = ownGraphs.first(where: { $0.owner == owner }) {
+            if let existing = ownGraphs.first(where: { $0.owner === container }) {
                 return existing.graph
             }
             let made = AsyncResolution()
-            ownGraphs.append((owner, made))
+            ownGraphs.append((container, made))
             return made
         }
     }
@@ -773,19 +776,18 @@ final class AsyncResolution: @unchecked Sendable {
 
     /// Lets go of the graph and the callbacks once the resolve has returned.
     func end() {
-        let dropped = lock.withLock { () -> ([GraphSlot?], [Pending], [AsyncResolution]) in
+        let (dropped, owned) = lock.withLock { () -> (([GraphSlot?], [Pending]), [AsyncResolution]) in
             defer {
                 slots = []
                 pending = []
-                ownGraphs = []
             }
-            return (slots, pending, ownGraphs.map(\.graph))
+            return ((slots, pending), ownGraphs.map(\.graph))
         }
         // Released outside the lock: an instance's deinit may resolve.
-        for own in dropped.2 {
+        withExtendedLifetime(dropped) {}
+        for own in owned {
             own.end()
         }
-        withExtendedLifetime(dropped) {}
     }
 }
 

@@ -18,9 +18,10 @@ import Synchronization
 /// first, then its parent's. `.shared` instances live in the container that
 /// holds the registration, and their factories resolve from that container,
 /// so a parent's singleton does not capture one child's override. `.new` and
-/// `.graph` factories resolve from the container that was asked. A parent's
-/// singleton made during a child's resolve builds in an object graph of its
-/// own, so it never gets a `.graph` instance the child made.
+/// `.graph` factories resolve from the container that was asked. Within one
+/// resolve each container has its own object graph: a parent's singleton made
+/// during a child's resolve builds in the parent's, so it never gets a
+/// `.graph` instance the child made.
 ///
 /// Registrations and instances that are replaced, removed or released are
 /// freed as soon as no resolve that could still be using them is running: at

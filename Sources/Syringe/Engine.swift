@@ -87,10 +87,23 @@ extension Container {
             // empty (it is dropped when the outermost resolve ends), so
             // there is nothing to finish. The slot is read through a
             // non-generic closure: a generic one stayed a call of its own.
+            //
+            // The graph is this container's: a `.graph` resolve through
+            // another container than the one whose graph is current (a
+            // factory asking a container directly) builds in this
+            // container's graph of the outermost resolve, so that what it
+            // builds with this container's registrations never ends up in
+            // another's, where that container's singletons would find it
+            // (see `ResolutionContext.enterGraph(of:)`). `.new` resolves
+            // keep nothing in a graph, and pay nothing for it.
             let context = ResolutionContext.currentUnretained
             let index = definition._withUnsafeGuaranteedRef { $0.graphIndex }
-            if let value = context._withUnsafeGuaranteedRef({ $0.graph.value(at: index) }) {
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            if let value = context._withUnsafeGuaranteedRef({ $0.graphOwner == me ? $0.graph.value(at: index) : nil }) {
                 return GraphInstances.instance(at: value, as: T.self)
+            }
+            if context._withUnsafeGuaranteedRef({ $0.graphOwner != me && !$0.isIdle }) {
+                return try produceInOwnGraph(definition, holder: holder, arguments: arguments)
             }
             // Built here rather than in a function of its own, so that each
             // level of a graph nests as few frames as a `.new` chain (256
@@ -118,9 +131,9 @@ extension Container {
     }
 
     /// Runs `body`, and if it is the outermost resolve on this thread (the
-    /// context was idle), the bookkeeping of the object graph it owns: its
-    /// deferred callbacks and its graph when it succeeds, or the undoing of
-    /// what it published when it fails.
+    /// context was idle), the bookkeeping of the object graph it owns (this
+    /// container's): its deferred callbacks and its graph when it succeeds,
+    /// or the undoing of what it published when it fails.
     @inlinable
     @inline(__always)
     func asOutermostIfIdle<T>(_ context: ResolutionContext, _ body: () throws(ResolutionError) -> T) throws(ResolutionError) -> T {
@@ -140,6 +153,19 @@ extension Container {
             }
             throw error
         }
+    }
+
+    /// `produceUnobserved` for a `.graph` resolve nested in one through
+    /// another container: in this container's graph. Out of line and
+    /// unspecialised: factories resolve through the container whose graph
+    /// is current.
+    @usableFromInline
+    @inline(never)
+    func produceInOwnGraph<T>(_ definition: Unmanaged<Definition<T>>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer) throws(ResolutionError) -> T {
+        let context = ResolutionContext.current
+        let outerGraph = context.enterGraph(of: self)
+        defer { outerGraph.map(context.leaveGraph) }
+        return try produceUnobserved(definition, holder: holder, arguments: arguments)
     }
 
     /// Produces an instance inside the resolve in progress on this thread,

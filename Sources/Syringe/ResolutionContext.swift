@@ -16,11 +16,10 @@ import Darwin
 /// no allocation per resolve, no lock, and no way for two threads to share
 /// one. A resolve that starts while the context is idle is the outermost one;
 /// every resolve nested inside it (through a `Resolver`, or directly through a
-/// container) joins the same object graph, so `.graph` instances are shared,
-/// cycles are seen across containers, and `onResolved` callbacks run once the
-/// outermost resolve has built the whole graph. (The factory of a `.shared`,
-/// `.weak` or `.scoped` instance held by another container than the one the
-/// graph is built for builds in that container's graph: see `enterGraph(of:)`.)
+/// container) joins it, so `.graph` instances are shared, cycles are seen
+/// across containers, and `onResolved` callbacks run once the outermost
+/// resolve has built the whole graph. (Each container it goes through has an
+/// object graph of its own in it: see `enterGraph(of:)`.)
 @usableFromInline
 final class ResolutionContext {
     // Exclusivity is not checked at run time: a context is confined to its
@@ -56,9 +55,10 @@ final class ResolutionContext {
     @exclusivity(unchecked)
     var buildingCapacity = 0
     /// `.graph` instances of the current object graph: the outermost
-    /// resolve's (`mainGraph`), or, while a `.shared`, `.weak` or `.scoped`
-    /// instance is built for a resolve through another container, the graph
-    /// of that instance's container in this resolve (see `enterGraph(of:)`).
+    /// resolve's (`mainGraph`), or, while a resolve through another
+    /// container runs inside it (a parent's `.shared`, `.weak` or `.scoped`
+    /// instance being built, a container asked directly from a factory),
+    /// that container's graph in this resolve (see `enterGraph(of:)`).
     @usableFromInline
     @exclusivity(unchecked)
     var graph: GraphInstances
@@ -67,21 +67,28 @@ final class ResolutionContext {
     private let mainGraph = GraphInstances()
     /// The container whose factories build in `graph`: the one the
     /// outermost resolve was asked of (set by `Container.asOutermostIfIdle`),
-    /// or the holder of the instance being built in its container's graph.
-    /// Only its identity is used: it outlives the resolve (its caller holds
-    /// it), and an idle context's is stale and never read.
+    /// or the one whose graph `enterGraph(of:)` made current. Only its
+    /// identity is used: the outermost resolve's caller holds the first,
+    /// `ownGraphs` the others; an idle context's is stale and never read.
     @usableFromInline
     @exclusivity(unchecked)
     var graphOwner: UnsafeMutableRawPointer?
-    /// How many `enterGraph(of:)` are in progress: while any is, `graph` is
+    /// The owner of `mainGraph`: what `graphOwner` was when a switch left
+    /// the main graph, so that a switch back to its container finds it.
+    /// Read only while `ownGraphDepth` is above zero.
+    @exclusivity(unchecked)
+    private var mainOwner: UnsafeMutableRawPointer?
+    /// How many graph switches are in progress: while any is, `graph` is
     /// not the main one.
     @exclusivity(unchecked)
     private var ownGraphDepth = 0
-    /// The graphs of the other containers whose instances this outermost
-    /// resolve built (see `enterGraph(of:)`), by container, kept until it
-    /// ends: the callbacks of what they hold run in them.
+    /// The graphs of the other containers this outermost resolve built in
+    /// (see `enterGraph(of:)`), each with its container, retained so that
+    /// no container made and freed meanwhile takes its identity; kept
+    /// until the resolve ends, with the callbacks of what they hold, which
+    /// run in them.
     @exclusivity(unchecked)
-    private var ownGraphs: [(owner: UnsafeMutableRawPointer, graph: GraphInstances)] = []
+    private var ownGraphs: [(owner: Container, graph: GraphInstances)] = []
     /// Emptied graphs that `enterGraph(of:)` reuses.
     @exclusivity(unchecked)
     private var spareGraphs: [GraphInstances] = []
@@ -492,28 +499,30 @@ final class ResolutionContext {
     /// The current graph and its owner, as `enterGraph(of:)` found them.
     typealias OuterGraph = (graph: GraphInstances, owner: UnsafeMutableRawPointer?)
 
-    /// Makes `holder`'s graph of this outermost resolve the current one,
-    /// for the factory of a `.shared`, `.weak` or `.scoped` instance held by
-    /// `holder`, when the current graph is another container's (a child's,
-    /// or a scope's child's), and returns what `leaveGraph` restores; nil
-    /// when the current graph is `holder`'s already. The factory resolves
-    /// from `holder`, and a `.graph` instance the current graph has may have
-    /// been built with that other container's registrations (a child's
-    /// override): kept inside the instance, it would outlive the resolve and
-    /// reach every later one.
+    /// Makes `container`'s graph of this outermost resolve the current one,
+    /// when the current graph is another container's, and returns what
+    /// `leaveGraph` restores; nil when it is `container`'s already. For the
+    /// factory of a `.shared`, `.weak` or `.scoped` instance held by
+    /// `container` (and the callbacks it queues), made for a resolve through
+    /// a child of it; and for a resolve made directly through `container`
+    /// inside another container's (see `Container.asOutermostIfIdle`). Such
+    /// a factory resolves from `container`, and a `.graph` instance the
+    /// current graph has may have been built with the other container's
+    /// registrations (a child's override): kept inside a singleton, it
+    /// would outlive the resolve and reach every later one.
     ///
     /// One graph per container and outermost resolve, kept until that
-    /// resolve ends, as the main one is: two of `holder`'s singletons made
-    /// in one resolve share its `.graph` instances, and the `onResolved`
-    /// callbacks of what it holds run in it (`finish`). The frames stay on
-    /// the one path, so cycles through it are still seen.
+    /// resolve ends, as the main one is: two of a container's singletons
+    /// made in one resolve share its `.graph` instances, and the
+    /// `onResolved` callbacks of what it holds run in it (`finish`). The
+    /// frames stay on the one path, so cycles through it are still seen.
     @inline(__always)
-    func enterGraph(of holder: Container) -> OuterGraph? {
-        let owner = Unmanaged.passUnretained(holder).toOpaque()
+    func enterGraph(of container: Container) -> OuterGraph? {
+        let owner = Unmanaged.passUnretained(container).toOpaque()
         if graphOwner == owner {
             return nil
         }
-        return switchGraph(to: ownGraph(of: owner), owner: owner)
+        return switchGraph(to: graph(of: container), owner: owner)
     }
 
     /// Restores the graph `enterGraph(of:)` replaced.
@@ -522,19 +531,27 @@ final class ResolutionContext {
         (graph, graphOwner) = outer
     }
 
-    /// `owner`'s graph in this outermost resolve, made on first use.
-    private func ownGraph(of owner: UnsafeMutableRawPointer) -> GraphInstances {
-        if let existing = ownGraphs.first(where: { $0.owner == owner }) {
+    /// `container`'s graph in this outermost resolve: the main one if the
+    /// resolve was asked of it, else its own, made on first use.
+    private func graph(of container: Container) -> GraphInstances {
+        let owner = Unmanaged.passUnretained(container).toOpaque()
+        if ownGraphDepth > 0 && owner == mainOwner {
+            return mainGraph
+        }
+        if let existing = ownGraphs.first(where: { $0.owner === container }) {
             return existing.graph
         }
         let made = spareGraphs.popLast() ?? GraphInstances()
-        ownGraphs.append((owner, made))
+        ownGraphs.append((container, made))
         hasDeferredWork = true   // so that the outermost resolve resets, and ends it
         return made
     }
 
     /// Makes `own`, `owner`'s graph, the current one; returns the one it replaced.
     private func switchGraph(to own: GraphInstances, owner: UnsafeMutableRawPointer?) -> OuterGraph {
+        if ownGraphDepth == 0 {
+            mainOwner = graphOwner
+        }
         let outer = (graph, graphOwner)
         (graph, graphOwner) = (own, owner)
         ownGraphDepth += 1
@@ -567,13 +584,17 @@ final class ResolutionContext {
     }
 
     /// The graph of the async resolve around this one that the current
-    /// graph stands for: the async frame's, or, while this thread builds in
+    /// graph stands for: the async frame's (whose container this thread's
+    /// outermost resolve was asked of), or, while this thread builds in
     /// another container's graph (`enterGraph(of:)`), that container's graph
     /// in the async resolve, so that both engines share one per container.
     private var bridgedGraph: AsyncResolution? {
         guard let asyncParent else { return nil }
-        guard ownGraphDepth > 0, let graphOwner else { return asyncParent.graphResolution }
-        return asyncParent.resolution.ownGraph(of: graphOwner)
+        guard ownGraphDepth > 0, let graphOwner, graphOwner != mainOwner else {
+            return asyncParent.graphResolution
+        }
+        // Held by `ownGraphs` while its graph is current.
+        return asyncParent.resolution.ownGraph(of: Unmanaged<Container>.fromOpaque(graphOwner).takeUnretainedValue())
     }
 
     /// Keeps `instance` as `definition`'s instance for the rest of the graph.
@@ -682,8 +703,12 @@ final class ResolutionContext {
         while depth > 0 {
             leave()
         }
-        graph.removeAll { self.finishing = $0 }
-        endOwnGraphs()
+        // The graphs end in turn; a `deinit` run by one that resolves may
+        // store into one that has ended, so until all are empty.
+        repeat {
+            graph.removeAll { self.finishing = $0 }
+            endOwnGraphs()
+        } while graph.usedCount > 0
         let dropped = pending
         withExtendedLifetime(dropped) {
             pending.removeAll(keepingCapacity: true)
@@ -698,19 +723,16 @@ extension ResolutionContext {
     /// Ends the graphs `enterGraph(of:)` made for this outermost resolve,
     /// each as the current one while it ends, as `reset` ends the main one:
     /// a `deinit` that resolves joins the graph being ended, which destroys
-    /// what it stores (see `GraphInstances.removeAll`), and one that needs
-    /// another container's graph makes it anew, ended by this same loop.
+    /// what it stores (see `GraphInstances.removeAll`). Each leaves the list
+    /// before it ends, so that one such a `deinit` needs again is made anew,
+    /// and ended by this same loop, not reopened after its end.
     fileprivate func endOwnGraphs() {
-        var index = 0
-        while index < ownGraphs.count {
-            let (owner, own) = ownGraphs[index]
-            (graph, graphOwner) = (own, owner)
+        while let (owner, own) = ownGraphs.popLast() {
+            let outer = switchGraph(to: own, owner: Unmanaged.passUnretained(owner).toOpaque())
             own.removeAll { self.finishing = $0 }
-            index += 1
+            leaveGraph(outer)
+            spareGraphs.append(own)
         }
-        graph = mainGraph
-        spareGraphs.append(contentsOf: ownGraphs.lazy.map(\.graph))
-        ownGraphs.removeAll(keepingCapacity: true)
     }
 }
 

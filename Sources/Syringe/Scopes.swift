@@ -13,7 +13,7 @@ extension Container {
             case .shared:
                 return try createShared(definition, holder: holder, arguments: arguments, context: context)
             case .graph:
-                return try reuseOrConstructInGraph(definition, arguments: arguments, context: context)
+                return try reuseOrConstructInItsGraph(definition, arguments: arguments, context: context)
             case .weak:
                 return try reuseOrCreateWeak(definition, holder: holder, arguments: arguments, context: context)
             case .scoped, .scopeLocal:
@@ -35,6 +35,17 @@ extension Container {
             return instance
         }
         return try reuseOrConstructInGraphSlowly(definition, arguments: arguments, context: context)
+    }
+
+    /// `reuseOrConstructInGraph` in this container's graph, as
+    /// `produceUnobserved` builds one: for an alias's target, resolved
+    /// through the container asked (see `ResolutionContext.enterGraph(of:)`).
+    /// Out of line: only aliases get here.
+    @usableFromInline
+    func reuseOrConstructInItsGraph<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
+        let outerGraph = context.enterGraph(of: self)
+        defer { outerGraph.map(context.leaveGraph) }
+        return try reuseOrConstructInGraph(definition, arguments: arguments, context: context)
     }
 
     /// `.graph` when this thread's graph does not have the instance: the
@@ -97,9 +108,12 @@ extension Container {
                 // new registration's instance, never a second one of this.
                 return try produce(replacement, as: T.self, arguments: arguments)
             }
+            // In `holder`'s graph: the factory, and the callbacks queued below.
+            let outerGraph = context.enterGraph(of: holder)
+            defer { outerGraph.map(context.leaveGraph) }
             let resolver = Resolver(container: holder)
             let queuedBefore = context.pendingCount
-            let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context, holder: holder)
+            let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
             context.creations &+= 1
             guard let box = definition.publishShared(instance) else {
                 // An async creator published first. (Not `??`: in this
@@ -128,17 +142,6 @@ extension Container {
         }
     }
 
-    /// `callFactory` for a `.shared`, `.weak` or `.scoped` instance held by
-    /// `holder`: in `holder`'s graph of this resolve (see
-    /// `ResolutionContext.enterGraph(of:)`).
-    @inline(__always)
-    private func callFactory<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer, context: ResolutionContext,
-                                holder: Container) throws(ResolutionError) -> T {
-        let outer = context.enterGraph(of: holder)
-        defer { outer.map(context.leaveGraph) }
-        return try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
-    }
-
     /// The registration now under the key of `definition`, which was
     /// replaced after this resolve found it and whose `.shared` instance
     /// was taken since (a resolve that held the definition past its
@@ -165,9 +168,11 @@ extension Container {
             if let instance = box.load() {
                 return instance
             }
+            let outerGraph = context.enterGraph(of: holder)   // see `createShared`
+            defer { outerGraph.map(context.leaveGraph) }
             let resolver = Resolver(container: holder)
             let queuedBefore = context.pendingCount
-            let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context, holder: holder)
+            let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
             context.creations &+= 1
             box.store(instance)
             guard let created = box.storedObject else {

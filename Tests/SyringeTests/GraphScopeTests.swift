@@ -176,17 +176,25 @@ struct GraphScopeTests {
         #expect(counter.alive == 1)
     }
 
-    @Test("one graph across a child container and its parent")
+    /// One graph per container in a resolve: what a container's resolve
+    /// builds may hold its own registrations, which another container's
+    /// singletons must not capture (see OwnGraphTests).
+    @Test("a factory asking a container directly shares that container's graph, not another's")
     func acrossChildContainers() throws {
         let counter = Counter()
         let parent = Container()
         parent.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
         let child = Container(parent: parent)
-        child.register(type: Pair<Tracked>.self, in: .new) { r in
+        child.register(type: Pair<Tracked>.self, in: .new) { [unowned child] r in
+            Pair(first: try r.resolve(), second: try child.tryResolve(type: Tracked.self))
+        }
+        child.register(type: Pair<Tracked>.self, name: "parent", in: .new) { r in
             Pair(first: try r.resolve(), second: try parent.tryResolve(type: Tracked.self))
         }
-        let pair = try child.tryResolve(type: Pair<Tracked>.self)
-        #expect(pair.first === pair.second)
+        let same = try child.tryResolve(type: Pair<Tracked>.self)
+        #expect(same.first === same.second)
+        let other = try child.tryResolve(type: Pair<Tracked>.self, name: "parent")
+        #expect(other.first !== other.second)
     }
 
     @Test("onResolved callbacks see the graph's instances, and their resolves join it")

@@ -212,6 +212,137 @@ struct OwnGraphTests {
         #expect(log.withLock { $0 } == ["built root", "configured fake", "configured live"])
     }
 
+    final class Late: @unchecked Sendable {
+        let perGraph: PerGraph
+        var late: PerGraph?
+        init(perGraph: PerGraph) { self.perGraph = perGraph }
+    }
+
+    @Test("a singleton's own onResolved callback resolves in its container's graph too",
+          arguments: [Scope.shared, .weak])
+    func ownCallbackInItsGraph(_ scope: Scope) throws {
+        let (app, child) = Self.app(.shared)
+        app.register(type: Late.self, in: scope) { r in Late(perGraph: try r.resolve()) }
+            .onResolved { r, late in late.late = try r.resolve(type: PerGraph.self) }
+        let kept = Locked<Late?>(nil)
+        child.register(type: Int.self, in: .new) { r in
+            _ = try r.resolve(type: PerGraph.self)   // the child's graph has one
+            let late = try r.resolve(type: Late.self)
+            kept.withLock { $0 = late }
+            return 0
+        }
+        _ = try child.tryResolve(type: Int.self)
+        let late = try #require(kept.withLock { $0 })
+        #expect(late.perGraph.dependency.label == "live")
+        #expect(late.late === late.perGraph)
+    }
+
+    @Test("a factory that asks a child of its container directly: the child's resolve does not reach the container's singletons")
+    func factoryAskingAChildDirectly() throws {
+        final class Outer: Sendable {
+            let root: Root
+            init(root: Root) { self.root = root }
+        }
+        let (app, _) = Self.app(.shared)
+        app.register(type: Outer.self, in: .new) { [unowned app] _ in
+            let child = Container(parent: app)
+            child.register(type: Dependency.self, in: .new) { _ in Dependency("fake") }
+            return Outer(root: try child.tryResolve(type: Root.self))
+        }
+        let outer = try app.tryResolve(type: Outer.self)
+        #expect(outer.root.perGraph.dependency.label == "fake")
+        #expect(outer.root.cached.perGraph.dependency.label == "live")
+    }
+
+    @Test("an alias of a .graph service resolved through a child directly builds in the child's graph")
+    func aliasThroughAChildDirectly() throws {
+        final class Outer: Sendable {
+            let viaAlias: PerGraph, cached: Cached
+            init(viaAlias: PerGraph, cached: Cached) { (self.viaAlias, self.cached) = (viaAlias, cached) }
+        }
+        let (app, _) = Self.app(.shared)
+        app.register(type: PerGraph.self, in: .graph) { r in PerGraph(dependency: try r.resolve()) }
+            .implements(AnyObject.self, name: "perGraph")
+        app.register(type: Outer.self, in: .new) { [unowned app] r in
+            let child = Container(parent: app)
+            child.register(type: Dependency.self, in: .new) { _ in Dependency("fake") }
+            let viaAlias = try child.tryResolve(type: AnyObject.self, name: "perGraph")
+            return Outer(viaAlias: try #require(viaAlias as? PerGraph), cached: try r.resolve())
+        }
+        let outer = try app.tryResolve(type: Outer.self)
+        #expect(outer.viaAlias.dependency.label == "fake")
+        #expect(outer.cached.perGraph.dependency.label == "live")
+    }
+
+    /// Each scope's graph was found by the scope's address, and a scope made
+    /// after one freed could take its address, and its graph.
+    @Test("scopes made and freed one after another inside one resolve each get a graph of their own")
+    func freedScopesDoNotShareAGraph() throws {
+        final class ItemID: Sendable {
+            let id: Int
+            init(_ id: Int) { self.id = id }
+        }
+        final class Context: Sendable {
+            let item: ItemID
+            init(item: ItemID) { self.item = item }
+        }
+        final class Handler: Sendable {
+            let context: Context
+            init(context: Context) { self.context = context }
+        }
+        let app = Container()
+        app.register(type: Context.self, in: .graph) { r in Context(item: try r.resolve()) }
+        app.register(type: Handler.self, in: .scoped) { r in Handler(context: try r.resolve()) }
+        app.register(type: [Int].self, in: .new) { [unowned app] _ in
+            try (0..<8).map { id in
+                let scope = app.makeScope()
+                scope.register(type: ItemID.self, instance: ItemID(id))
+                return try scope.tryResolve(type: Handler.self).context.item.id
+            }
+        }
+        #expect(try app.tryResolve(type: [Int].self) == Array(0..<8))
+    }
+
+    /// A `deinit` run as one container's graph ends needs another's that
+    /// had ended already: it was reopened, and its instance outlived the
+    /// resolve, handed to the next one.
+    @Test("a deinit that needs an ended graph while the graphs end does not keep its instance past the resolve")
+    func teardownDoesNotReopenAnEndedGraph() throws {
+        final class First: Sendable {}
+        final class Second: Sendable {}
+        final class Third: Sendable {}
+        final class Serial: Sendable {
+            let serial: Int
+            init(_ serial: Int) { self.serial = serial }
+        }
+        final class Dying: Sendable {
+            let onDeinit: @Sendable () -> Void
+            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        let counter = Counter()
+        let grandparent = Container()
+        grandparent.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        grandparent.register(type: First.self) { _ in First() }
+        grandparent.register(type: Second.self) { r in _ = try r.resolve(type: Tracked.self); return Second() }
+        grandparent.register(type: Serial.self) { r in Serial(try r.resolve(type: Tracked.self).serial) }
+        let parent = Container(parent: grandparent)
+        parent.register(type: Dying.self, in: .graph) { [unowned grandparent] _ in
+            Dying { _ = try? grandparent.tryResolve(type: Second.self) }
+        }
+        parent.register(type: Third.self) { r in _ = try r.resolve(type: Dying.self); return Third() }
+        let child = Container(parent: parent)
+        child.register(type: Int.self, in: .new) { r in
+            _ = try r.resolve(type: First.self)   // the grandparent's graph, first
+            _ = try r.resolve(type: Third.self)   // the parent's: its Dying needs the grandparent's again
+            return 0
+        }
+        _ = try child.tryResolve(type: Int.self)
+        #expect(counter.alive == 0)
+        child.register(type: Int.self, in: .new) { r in try r.resolve(type: Serial.self).serial }
+        #expect(try child.tryResolve(type: Int.self) == 2, "a later resolve got the earlier resolve's instance")
+    }
+
     // MARK: - Async
 
     /// `app(_:)` with async factories.
@@ -397,5 +528,62 @@ struct OwnGraphTests {
         _ = try await child.resolveAsync(type: Int.self)
         #expect(counter.created == 1)
         #expect(counter.alive == 0)
+    }
+
+    @Test("async: a synchronous singleton's own onResolved callback, bridged, resolves in its container's graph")
+    func bridgedOwnCallbackInItsGraph() async throws {
+        let (app, child) = Self.app(.shared)
+        app.register(type: Late.self) { r in Late(perGraph: try r.resolve()) }
+            .onResolved { r, late in late.late = try r.resolve(type: PerGraph.self) }
+        child.register(type: Int.self, in: .new) { (r: Resolver) async throws in
+            _ = try await r.resolve(type: PerGraph.self)
+            _ = try await r.resolve(type: Late.self)
+            return 0
+        }
+        _ = try await child.resolveAsync(type: Int.self)
+        let late = try app.tryResolve(type: Late.self)
+        #expect(late.perGraph.dependency.label == "live")
+        #expect(late.late === late.perGraph)
+    }
+
+    @Test("async: a main-actor singleton made for a child's resolve, and its own callback, use its container's graph")
+    func mainActorSingleton() async throws {
+        let (app, child) = Self.app(.shared)
+        app.register(type: Late.self, in: .shared, isolatedTo: MainActor.self) { r in Late(perGraph: try r.resolve()) }
+            .onResolved { r, late in late.late = try r.resolve(type: PerGraph.self) }
+        child.register(type: Int.self, in: .new) { (r: Resolver) async throws in
+            _ = try await r.resolve(type: PerGraph.self)
+            _ = try await r.resolve(type: Late.self)
+            return 0
+        }
+        _ = try await child.resolveAsync(type: Int.self)
+        let late = try await app.resolveAsync(type: Late.self)
+        #expect(late.perGraph.dependency.label == "live")
+        #expect(late.late === late.perGraph)
+    }
+
+    @Test("async: children made and freed one after another by synchronous factories each get a graph of their own")
+    func asyncFreedChildrenDoNotShareAGraph() async throws {
+        final class Labels: Sendable {
+            let first: String, second: String
+            init(_ first: String, _ second: String) { (self.first, self.second) = (first, second) }
+        }
+        let app = Container()
+        app.register(type: Dependency.self, in: .new) { _ in Dependency("live") }
+        app.register(type: PerGraph.self, in: .graph) { r in PerGraph(dependency: try r.resolve()) }
+        @Sendable func throughAChild(_ label: String, of app: Container) throws -> String {
+            let child = Container(parent: app)
+            child.register(type: Dependency.self, in: .new) { _ in Dependency(label) }
+            child.register(type: Cached.self) { r in Cached(perGraph: try r.resolve()) }
+            return try child.tryResolve(type: Cached.self).perGraph.dependency.label
+        }
+        app.register(type: String.self, name: "first", in: .new) { [unowned app] _ in try throughAChild("first", of: app) }
+        app.register(type: String.self, name: "second", in: .new) { [unowned app] _ in try throughAChild("second", of: app) }
+        app.register(type: Labels.self, in: .new) { (r: Resolver) async throws in
+            Labels(try await r.resolve(type: String.self, name: "first"), try await r.resolve(type: String.self, name: "second"))
+        }
+        let labels = try await app.resolveAsync(type: Labels.self)
+        #expect(labels.first == "first")
+        #expect(labels.second == "second")
     }
 }
