@@ -438,7 +438,8 @@ extension Container {
     /// The box of the instance published already, or of the one
     /// `makeShared` makes while the task of `resolver`'s frame holds the
     /// claim: what `AsyncClaims.existingOrCreated` does, with `makeShared`
-    /// called directly rather than as its async closure.
+    /// called directly rather than as its async closure. With `ownGraph`
+    /// (`holder` is not the container asked), in `holder`'s graph.
     @inline(__always)
     nonisolated(nonsending) private static func existingOrMadeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver,
                                                                         ownGraph: Bool) async throws(ResolutionError) -> InstanceBox {
@@ -453,10 +454,15 @@ extension Container {
         }
         // `isRegistered` looks up in a read-side section of its own: this
         // async code holds none, and the tables may be growing meanwhile.
+        // In `holder`'s graph (see `AsyncFrame.buildInGraph`): the factory,
+        // or the resolve of the registration that replaced this one.
+        if ownGraph {
+            resolver.frame.unsafelyUnwrapped.buildInGraph(of: holder.takeUnretainedValue())
+        }
         if definition.isRetired, holder.withBorrowed({ $0.isRegistered(type: T.self, name: definition.key.name) }) {
             return try await resolveAnewBoxed(definition, holder: holder, parent: resolver.frame)
         }
-        return try await makeShared(definition, holder: holder, arguments: arguments, resolver: resolver, ownGraph: ownGraph)
+        return try await makeShared(definition, holder: holder, arguments: arguments, resolver: resolver)
     }
 
     /// The key of a `.shared` registration replaced after this resolve found
@@ -473,16 +479,10 @@ extension Container {
     }
 
     /// Makes and publishes a `.shared` instance; call holding its claim.
-    /// With `ownGraph` (it is held by another container than the one asked),
-    /// its factory builds in `holder`'s graph (see `AsyncFrame.buildInGraph`).
     @inline(__always)
-    nonisolated(nonsending) private static func makeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver,
-                                                              ownGraph: Bool) async throws(ResolutionError) -> InstanceBox {
+    nonisolated(nonsending) private static func makeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> InstanceBox {
         let frame = resolver.frame.unsafelyUnwrapped
         let queuedBefore = frame.queuedCallbackCount
-        if ownGraph {
-            frame.buildInGraph(of: holder.takeUnretainedValue())
-        }
         let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
         return try publishMadeShared(instance, of: definition, holder: holder, resolver: resolver, frame: resolver.frame.unsafelyUnwrapped,
                                      queuedBefore: queuedBefore)

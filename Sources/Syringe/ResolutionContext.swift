@@ -695,7 +695,8 @@ final class ResolutionContext {
     /// an instance, whose `deinit` may resolve again. The graph's teardown
     /// keeps such resolves inside the dying graph (see
     /// `GraphInstances.removeAll`; callbacks they queue are dropped); the
-    /// callbacks are released only once the context is idle again, so a
+    /// callbacks, and the containers whose graphs it made (a scope a factory
+    /// let go of), are released only once the context is idle again, so a
     /// resolve from their instances' `deinit`s starts a graph of its own.
     func reset() {
         // Every frame has left by now (construct leaves on every exit path);
@@ -705,11 +706,12 @@ final class ResolutionContext {
         }
         // The graphs end in turn; a `deinit` run by one that resolves may
         // store into one that has ended, so until all are empty.
+        var owners: [Container] = []
         repeat {
             graph.removeAll { self.finishing = $0 }
-            endOwnGraphs()
+            endOwnGraphs(keeping: &owners)
         } while graph.usedCount > 0
-        let dropped = pending
+        let dropped = (pending, owners)
         withExtendedLifetime(dropped) {
             pending.removeAll(keepingCapacity: true)
             finishing = false
@@ -725,13 +727,15 @@ extension ResolutionContext {
     /// a `deinit` that resolves joins the graph being ended, which destroys
     /// what it stores (see `GraphInstances.removeAll`). Each leaves the list
     /// before it ends, so that one such a `deinit` needs again is made anew,
-    /// and ended by this same loop, not reopened after its end.
-    fileprivate func endOwnGraphs() {
+    /// and ended by this same loop, not reopened after its end. Their
+    /// containers go to `owners`, for `reset` to release once it is done.
+    fileprivate func endOwnGraphs(keeping owners: inout [Container]) {
         while let (owner, own) = ownGraphs.popLast() {
             let outer = switchGraph(to: own, owner: Unmanaged.passUnretained(owner).toOpaque())
             own.removeAll { self.finishing = $0 }
             leaveGraph(outer)
             spareGraphs.append(own)
+            owners.append(owner)
         }
     }
 }

@@ -274,6 +274,40 @@ struct OwnGraphTests {
         #expect(outer.cached.perGraph.dependency.label == "live")
     }
 
+    /// Its graph's entry holds the container until the resolve ends; it is
+    /// let go of once the context is idle, so that a `deinit` of what it
+    /// held that resolves starts a resolve of its own.
+    @Test("a child a factory let go of, whose graph the resolve made, is freed when the resolve ends; its instances' deinits may resolve")
+    func droppedChildFreedAtTheEnd() throws {
+        final class Resolving: Sendable {
+            let onDeinit: @Sendable () -> Void
+            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        final class WeakContainer: @unchecked Sendable {
+            weak var container: Container?
+        }
+        let app = Container()
+        app.register(type: Dependency.self, in: .new) { _ in Dependency("live") }
+        let resolvedInDeinit = Locked<String?>(nil)
+        let callbackRuns = Atomic(0)
+        let dropped = WeakContainer()
+        app.register(type: Int.self, in: .new) { [unowned app] _ in
+            let child = Container(parent: app)
+            child.register(type: Resolving.self) { _ in
+                Resolving { resolvedInDeinit.withLock { $0 = try? app.tryResolve(type: Dependency.self).label } }
+            }
+            _ = try child.tryResolve(type: Resolving.self)   // built in the child's graph of this resolve
+            dropped.container = child
+            return 0
+        }
+        .onResolved { _, _ in callbackRuns.add(1, ordering: .relaxed) }
+        _ = try app.tryResolve(type: Int.self)
+        #expect(dropped.container == nil)
+        #expect(resolvedInDeinit.withLock { $0 } == "live")
+        #expect(callbackRuns.load(ordering: .relaxed) == 1, "the deinit's resolve ran this resolve's callbacks again")
+    }
+
     /// Each scope's graph was found by the scope's address, and a scope made
     /// after one freed could take its address, and its graph.
     @Test("scopes made and freed one after another inside one resolve each get a graph of their own")
