@@ -162,7 +162,7 @@ struct OwnGraphTests {
             var client: Client?
         }
         final class Client: Sendable {
-            let server: Server
+            unowned let server: Server   // the server holds its client: no cycle to leak
             init(server: Server) { self.server = server }
         }
         final class Service: Sendable {
@@ -520,7 +520,7 @@ struct OwnGraphTests {
             var client: Client?
         }
         final class Client: Sendable {
-            let server: Server
+            unowned let server: Server   // the server holds its client: no cycle to leak
             init(server: Server) { self.server = server }
         }
         final class Service: Sendable {
