@@ -191,8 +191,8 @@ extension Container {
             targetHolder = scope
         }
         // `definition` or the scope's copy of it: a `Definition<T>` either way.
-        // Built in a graph of its own when held by another container than
-        // the one asked (see `ResolutionContext.enterGraph(of:)`).
+        // Built in its holder's graph of this resolve when the holder is
+        // not the container asked (see `ResolutionContext.enterGraph(of:)`).
         return try await createSharedAsync(unsafeDowncast(target, to: Definition<T>.self), holder: targetHolder, arguments: arguments, parent: parent,
                                            ownGraph: targetHolder.toOpaque() != container.toOpaque())
     }
@@ -481,9 +481,8 @@ extension Container {
     /// Makes and publishes a `.shared` instance; call holding its claim.
     @inline(__always)
     nonisolated(nonsending) private static func makeShared<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> InstanceBox {
-        let frame = resolver.frame.unsafelyUnwrapped
-        let queuedBefore = frame.queuedCallbackCount
-        let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
+        let queuedBefore = resolver.frame.unsafelyUnwrapped.queuedCallbackCount
+        let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: resolver.frame)
         return try publishMadeShared(instance, of: definition, holder: holder, resolver: resolver, frame: resolver.frame.unsafelyUnwrapped,
                                      queuedBefore: queuedBefore)
     }
