@@ -2,14 +2,15 @@ import Synchronization
 import Testing
 import Syringe
 
-/// A `.shared`, `.weak` or `.scoped` instance is built by its own container
-/// (its factory resolves from there). When a resolve through another
-/// container (a child, a scope's child) makes it, its factory builds in an
-/// object graph of its own: a `.graph` instance that resolve built may hold
-/// the other container's registrations, and kept inside the instance it
-/// would reach every later resolve. Built through its own container, the
-/// instance shares the graph as any other.
-@Suite("Instances held by another container than the one asked build in a graph of their own")
+/// Within one resolve each container has its own object graph. A `.shared`,
+/// `.weak` or `.scoped` instance is built by its own container (its factory
+/// resolves from there); when a resolve through another container (a child,
+/// a scope's child) makes it, its factory builds in its container's graph: a
+/// `.graph` instance that resolve built may hold the other container's
+/// registrations, and kept inside the instance it would reach every later
+/// resolve. The same holds for a container a factory asks directly. Built
+/// through its own container, the instance shares the graph as any other.
+@Suite("One object graph per container in a resolve")
 struct OwnGraphTests {
     final class Dependency: Sendable {
         let label: String
@@ -30,6 +31,36 @@ struct OwnGraphTests {
             self.perGraph = perGraph
             self.cached = cached
         }
+    }
+
+    final class Pair: Sendable {
+        let first: PerGraph, second: PerGraph
+        init(_ first: PerGraph, _ second: PerGraph) { (self.first, self.second) = (first, second) }
+    }
+    final class BeforeAndAfter: Sendable {
+        let before: PerGraph, pair: Pair, after: PerGraph
+        init(before: PerGraph, pair: Pair, after: PerGraph) { (self.before, self.pair, self.after) = (before, pair, after) }
+    }
+    final class Holder: Sendable {}
+    final class Other: Sendable {
+        let perGraph: PerGraph
+        init(perGraph: PerGraph) { self.perGraph = perGraph }
+    }
+    final class Both: Sendable {
+        let cached: Cached, other: Other
+        init(cached: Cached, other: Other) { (self.cached, self.other) = (cached, other) }
+    }
+    /// A cycle closed by property injection (`onResolved`).
+    final class Server: @unchecked Sendable {
+        var client: Client?
+    }
+    final class Client: Sendable {
+        unowned let server: Server   // the server holds its client: no cycle to leak
+        init(server: Server) { self.server = server }
+    }
+    final class Service: Sendable {
+        let server: Server
+        init(server: Server) { self.server = server }
     }
 
     /// An app whose `Root` builds a `.graph` service, then a `Cached` one in
@@ -95,20 +126,12 @@ struct OwnGraphTests {
 
     @Test("the instance's own graph is one graph: its dependencies share it, and the resolve's graph goes on after it")
     func itsGraphIsOneGraph() throws {
-        final class Pair: Sendable {
-            let first: PerGraph, second: PerGraph
-            init(_ first: PerGraph, _ second: PerGraph) { (self.first, self.second) = (first, second) }
-        }
-        final class Outer: Sendable {
-            let before: PerGraph, pair: Pair, after: PerGraph
-            init(before: PerGraph, pair: Pair, after: PerGraph) { (self.before, self.pair, self.after) = (before, pair, after) }
-        }
         let (app, child) = Self.app(.shared)
         app.register(type: Pair.self) { r in Pair(try r.resolve(), try r.resolve(type: Cached.self).perGraph) }
-        app.register(type: Outer.self, in: .new) { r in
-            Outer(before: try r.resolve(), pair: try r.resolve(), after: try r.resolve())
+        app.register(type: BeforeAndAfter.self, in: .new) { r in
+            BeforeAndAfter(before: try r.resolve(), pair: try r.resolve(), after: try r.resolve())
         }
-        let outer = try child.tryResolve(type: Outer.self)
+        let outer = try child.tryResolve(type: BeforeAndAfter.self)
         #expect(outer.pair.first === outer.pair.second)
         #expect(outer.pair.first.dependency.label == "live")
         #expect(outer.before === outer.after)
@@ -117,14 +140,6 @@ struct OwnGraphTests {
 
     @Test("two of the parent's singletons made in one child's resolve share the parent's graph")
     func oneGraphPerContainer() throws {
-        final class Other: Sendable {
-            let perGraph: PerGraph
-            init(perGraph: PerGraph) { self.perGraph = perGraph }
-        }
-        final class Both: Sendable {
-            let cached: Cached, other: Other
-            init(cached: Cached, other: Other) { (self.cached, self.other) = (cached, other) }
-        }
         let (app, child) = Self.app(.shared)
         app.register(type: Other.self) { r in Other(perGraph: try r.resolve()) }
         app.register(type: Both.self, in: .new) { r in Both(cached: try r.resolve(), other: try r.resolve()) }
@@ -135,7 +150,6 @@ struct OwnGraphTests {
 
     @Test("the graph a singleton was built in is released when the resolve ends")
     func itsGraphEndsWithTheResolve() throws {
-        final class Holder: Sendable {}
         let counter = Counter()
         let app = Container()
         app.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
@@ -158,17 +172,6 @@ struct OwnGraphTests {
     /// that built the one it configures.
     @Test("onResolved callbacks of what a singleton's graph built resolve in that graph")
     func callbacksResolveInTheirGraph() throws {
-        final class Server: @unchecked Sendable {
-            var client: Client?
-        }
-        final class Client: Sendable {
-            unowned let server: Server   // the server holds its client: no cycle to leak
-            init(server: Server) { self.server = server }
-        }
-        final class Service: Sendable {
-            let server: Server
-            init(server: Server) { self.server = server }
-        }
         let app = Container()
         app.register(type: Server.self, in: .graph) { _ in Server() }
             .onResolved { r, server in server.client = try r.resolve(type: Client.self) }
@@ -441,22 +444,14 @@ struct OwnGraphTests {
 
     @Test("async: the instance's own graph is one graph, and the resolve's graph goes on after it")
     func asyncItsGraphIsOneGraph() async throws {
-        final class Pair: Sendable {
-            let first: PerGraph, second: PerGraph
-            init(_ first: PerGraph, _ second: PerGraph) { (self.first, self.second) = (first, second) }
-        }
-        final class Outer: Sendable {
-            let before: PerGraph, pair: Pair, after: PerGraph
-            init(before: PerGraph, pair: Pair, after: PerGraph) { (self.before, self.pair, self.after) = (before, pair, after) }
-        }
         let (app, child) = Self.asyncApp(.shared)
         app.register(type: Pair.self) { (r: Resolver) async throws in
             Pair(try await r.resolve(), try await r.resolve(type: Cached.self).perGraph)
         }
-        app.register(type: Outer.self, in: .new) { (r: Resolver) async throws in
-            Outer(before: try await r.resolve(), pair: try await r.resolve(), after: try await r.resolve())
+        app.register(type: BeforeAndAfter.self, in: .new) { (r: Resolver) async throws in
+            BeforeAndAfter(before: try await r.resolve(), pair: try await r.resolve(), after: try await r.resolve())
         }
-        let outer = try await child.resolveAsync(type: Outer.self)
+        let outer = try await child.resolveAsync(type: BeforeAndAfter.self)
         #expect(outer.pair.first === outer.pair.second)
         #expect(outer.pair.first.dependency.label == "live")
         #expect(outer.before === outer.after)
@@ -465,10 +460,6 @@ struct OwnGraphTests {
 
     @Test("async: child tasks of the instance's factory share its own graph")
     func asyncChildTasksShareItsGraph() async throws {
-        final class Pair: Sendable {
-            let first: PerGraph, second: PerGraph
-            init(_ first: PerGraph, _ second: PerGraph) { (self.first, self.second) = (first, second) }
-        }
         let (app, child) = Self.asyncApp(.shared)
         // `.weak`, and not kept: each resolve makes one.
         app.register(type: Pair.self, in: .weak) { (r: Resolver) async throws in
@@ -492,14 +483,6 @@ struct OwnGraphTests {
 
     @Test("async: two of the parent's singletons made in one child's resolve share the parent's graph, with synchronous ones too")
     func asyncOneGraphPerContainer() async throws {
-        final class Other: Sendable {
-            let perGraph: PerGraph
-            init(perGraph: PerGraph) { self.perGraph = perGraph }
-        }
-        final class Both: Sendable {
-            let cached: Cached, other: Other
-            init(cached: Cached, other: Other) { (self.cached, self.other) = (cached, other) }
-        }
         let (app, child) = Self.asyncApp(.shared)
         // Synchronous, with the graph's service resolved by the synchronous engine.
         app.register(type: Other.self) { r in Other(perGraph: try r.resolve()) }
@@ -516,17 +499,6 @@ struct OwnGraphTests {
 
     @Test("async: onResolved callbacks of what a singleton's graph built resolve in that graph")
     func asyncCallbacksResolveInTheirGraph() async throws {
-        final class Server: @unchecked Sendable {
-            var client: Client?
-        }
-        final class Client: Sendable {
-            unowned let server: Server   // the server holds its client: no cycle to leak
-            init(server: Server) { self.server = server }
-        }
-        final class Service: Sendable {
-            let server: Server
-            init(server: Server) { self.server = server }
-        }
         let app = Container()
         // Synchronous, as the callback's resolves are: bridged into the async graphs.
         app.register(type: Server.self, in: .graph) { _ in Server() }
@@ -546,7 +518,6 @@ struct OwnGraphTests {
 
     @Test("async: the graph a singleton was built in is released when the resolve ends")
     func asyncItsGraphEndsWithTheResolve() async throws {
-        final class Holder: Sendable {}
         let counter = Counter()
         let app = Container()
         app.register(type: Tracked.self, in: .graph) { _ async in Tracked(counter) }
