@@ -10,12 +10,12 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
     /// One instance per container that holds the registration, created lazily
     /// and exactly once, even when many threads ask for it first at the same time.
     case shared
-    /// One instance per top-level resolve: every request inside the object
-    /// graph built by one outermost `resolve` through the same container gets
-    /// the same instance: a `.shared`, `.weak` or `.scoped` instance that a
-    /// resolve through a child of its container makes builds in its
-    /// container's graph, so that it never keeps one made with the child's
-    /// registrations.
+    /// One instance per top-level resolve and container: every request
+    /// through the same container inside the object graph built by one
+    /// outermost `resolve` gets the same instance. A `.shared`, `.weak` or
+    /// `.scoped` instance that a resolve through a child of its container
+    /// makes builds in its own container's graph, so that it never keeps one
+    /// made with the child's registrations.
     case graph
     /// Shared while somebody outside the container holds the instance;
     /// created anew after the last outside reference is gone.
