@@ -504,12 +504,13 @@ final class ResolutionContext {
     /// `leaveGraph` restores; nil when it is `container`'s already. For the
     /// factory of a `.shared`, `.weak` or `.scoped` instance held by
     /// `container` (and the callbacks it queues), made for a resolve through
-    /// a child of it; and for a resolve made directly through `container`
-    /// inside another container's (see `Container.asOutermostIfIdle`). Such
-    /// a factory resolves from `container`, and a `.graph` instance the
-    /// current graph has may have been built with the other container's
-    /// registrations (a child's override): kept inside a singleton, it
-    /// would outlive the resolve and reach every later one.
+    /// a child of it; and for a `.graph` resolve made directly through
+    /// `container` inside another container's (see
+    /// `Container.produceInOwnGraph`, and `reuseOrConstructInItsGraph` for
+    /// an alias's target). Such a factory resolves from `container`, and a
+    /// `.graph` instance the current graph has may have been built with the
+    /// other container's registrations (a child's override): kept inside a
+    /// singleton, it would outlive the resolve and reach every later one.
     ///
     /// One graph per container and outermost resolve, kept until that
     /// resolve ends, as the main one is: two of a container's singletons
