@@ -98,11 +98,14 @@ extension Container {
             // keep nothing in a graph, and pay nothing for it.
             let context = ResolutionContext.currentUnretained
             let index = definition._withUnsafeGuaranteedRef { $0.graphIndex }
-            let me = Unmanaged.passUnretained(self).toOpaque()
-            if let value = context._withUnsafeGuaranteedRef({ $0.graphOwner == me ? $0.graph.value(at: index) : nil }) {
-                return GraphInstances.instance(at: value, as: T.self)
-            }
-            if context._withUnsafeGuaranteedRef({ $0.graphOwner != me && !$0.isIdle }) {
+            // Compared as bits: as optionals, the comparison took five
+            // instructions more on every edge of a graph.
+            let me = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+            if context._withUnsafeGuaranteedRef({ unsafeBitCast($0.graphOwner, to: UInt.self) == me }) {
+                if let value = context._withUnsafeGuaranteedRef({ $0.graph.value(at: index) }) {
+                    return GraphInstances.instance(at: value, as: T.self)
+                }
+            } else if context._withUnsafeGuaranteedRef({ !$0.isIdle }) {
                 return try produceInOwnGraph(definition, holder: holder, arguments: arguments)
             }
             // Built here rather than in a function of its own, so that each

@@ -601,7 +601,12 @@ final class ResolutionContext {
     /// Keeps `instance` as `definition`'s instance for the rest of the graph.
     @inlinable
     func storeGraphInstance<T>(_ instance: T, of definition: Definition<T>) {
-        graph.store(instance, of: definition)
+        // Borrowed: `graph` is a variable (`enterGraph(of:)` switches it),
+        // and a method called on a variable's object retains it for the
+        // call, once per instance a graph builds. The context holds the
+        // graph (`mainGraph`, or `ownGraphs`), and `store` runs nothing
+        // that could switch it.
+        Unmanaged.passUnretained(graph)._withUnsafeGuaranteedRef { $0.store(instance, of: definition) }
         hasDeferredWork = true
     }
 
