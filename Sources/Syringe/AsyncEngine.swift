@@ -647,7 +647,7 @@ extension Container {
             if definition.kind == .scopeLocal && holder === scope {
                 return (nil, definition, unretainedScope)
             }
-            let local = scope.scopeLocalInSection(of: definition, registeredHere: holder === scope)
+            let local = scope.scopeLocalInSection(of: definition, heldBy: holder)
             return (local.sharedBoxInSection(), local, unretainedScope)
         }
     }

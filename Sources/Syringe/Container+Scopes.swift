@@ -299,20 +299,25 @@ extension Container {
                 return try createShared(definition, holder: scope, arguments: arguments, context: context)
             }
             // Inside this resolve's read-side section: see `scopeLocal`.
-            return try guaranteed(scope.scopeLocal(of: definition, registeredHere: holder === scope)) { (local) throws(ResolutionError) -> T in
+            return try guaranteed(scope.scopeLocal(of: definition, heldBy: holder)) { (local) throws(ResolutionError) -> T in
                 try scope.produceNested(unsafeDowncast(local, to: Definition<T>.self), holder: scope, arguments: arguments, context: context)
             }
         }
     }
 
-    /// This scope's copy of `definition`, installed on first use under the
-    /// same key, so that later resolves in the scope find it first. What the
-    /// scope's table already has under the key wins: a copy installed by a
-    /// resolve on another thread, or a registration made in the scope since.
-    /// A `.scoped` registration made in this scope itself holds the key: its
-    /// copy goes under a key of its own (`ScopeLocalCopy`), found on the slow
-    /// path only, and looked for only when `registeredHere` says the
-    /// registration is this scope's (one lookup less for the others).
+    /// This scope's copy of `definition`, held by `holder`, installed on
+    /// first use under the same key, so that later resolves in the scope
+    /// find it first. What the scope's table already has under the key wins:
+    /// a copy installed by a resolve on another thread, or a registration
+    /// made in the scope since.
+    ///
+    /// Two kinds of registration get a key of their own instead, found on
+    /// the slow path only (`ScopeLocalCopy`): one made in this scope
+    /// itself, which holds the key; and one a plain child container below
+    /// this scope holds, which is that child's alone: under the key, the
+    /// scope would resolve it as its own, and every other child of the
+    /// scope would get the first such copy, built by another child's
+    /// factory, in place of its own registration.
     ///
     /// Unretained: the scope's registry holds the copy, and a copy that a
     /// registration made in the scope since replaced is retired, not
@@ -321,24 +326,35 @@ extension Container {
     /// inside one (`scopeLocalInSection`). Returned retained, each copy
     /// cost a request's resolve a retain and a release more, and a new
     /// copy another pair, its maker's reference and the registry's.
-    func scopeLocal(of definition: AnyDefinition, registeredHere: Bool) -> Unmanaged<AnyDefinition> {
+    func scopeLocal(of definition: AnyDefinition, heldBy holder: Container) -> Unmanaged<AnyDefinition> {
         let key = definition.key
-        let ownCopyKey = DefinitionKey(type: key.type, signature: ScopeLocalCopy.identity, name: key.name)
-        if registeredHere, let copy = lookupUnretained(ownCopyKey) {
-            return copy   // lock-free: the copy of a registration made here, installed earlier
+        if holder === self || !isSelfOrAncestor(holder) {
+            let ownKey = holder === self ? ScopeLocalCopy.key(ofMadeHere: definition) : ScopeLocalCopy.key(ofHeldBelow: definition)
+            if let copy = lookupUnretained(ownKey) {
+                return copy   // lock-free: installed earlier
+            }
+            return writerLock.withLock {
+                lookupUnretained(ownKey) ?? installLocked(definition.scopeLocalCopy(key: ownKey))
+            }
         }
         return writerLock.withLock {
             guard let existing = lookupUnretained(key) else {
                 return installLocked(definition.scopeLocalCopy(key: key))
             }
-            guard existing.toOpaque() == Unmanaged.passUnretained(definition).toOpaque() else {
-                return existing
-            }
-            if let copy = lookupUnretained(ownCopyKey) {
-                return copy
-            }
-            return installLocked(definition.scopeLocalCopy(key: ownCopyKey))
+            return existing
         }
+    }
+
+    /// Whether `container` is this container or one of its ancestors.
+    private func isSelfOrAncestor(_ container: Container) -> Bool {
+        var current: Container? = self
+        while let candidate = current {
+            if candidate === container {
+                return true
+            }
+            current = candidate.parent
+        }
+        return false
     }
 
     /// Installs `copy`, a new scope-local copy, moving the caller's
@@ -395,10 +411,10 @@ extension Container {
 
     /// `scopeLocal(of:)` for the async engine, which holds no read-side
     /// section of its own.
-    func scopeLocalInSection(of definition: AnyDefinition, registeredHere: Bool) -> AnyDefinition {
+    func scopeLocalInSection(of definition: AnyDefinition, heldBy holder: Container) -> AnyDefinition {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
-        return scopeLocal(of: definition, registeredHere: registeredHere).takeUnretainedValue()
+        return scopeLocal(of: definition, heldBy: holder).takeUnretainedValue()
     }
 
     /// The error for a `.scoped` registration resolved where no scope is:
@@ -450,8 +466,24 @@ extension Container {
     }
 }
 
-/// The signature of the key a scope keeps its copy of a `.scoped`
-/// registration made in that same scope under: no registration can have it.
+/// The keys a scope keeps its copies of some `.scoped` registrations
+/// under, rather than the registration's own (see `Container.scopeLocal`):
+/// their signatures are no registration's.
 enum ScopeLocalCopy {
+    /// The signature of the key of a copy of a registration made in the
+    /// scope itself.
     static var identity: UnsafeRawPointer { typeIdentity(ScopeLocalCopy.self) }
+
+    /// The key of the copy of `definition`, made in the scope itself.
+    static func key(ofMadeHere definition: AnyDefinition) -> DefinitionKey {
+        DefinitionKey(type: definition.key.type, signature: identity, name: definition.key.name)
+    }
+
+    /// The key of the copy of `definition`, held by a plain child below the
+    /// scope: one per registration, its signature the identity its copies
+    /// share with it (`AnyDefinition.copiesIdentity`), which lives as long
+    /// as any of them.
+    static func key(ofHeldBelow definition: AnyDefinition) -> DefinitionKey {
+        DefinitionKey(type: definition.key.type, signature: definition.copiesIdentity, name: definition.key.name)
+    }
 }

@@ -166,6 +166,14 @@ class AnyDefinition: @unchecked Sendable {
         preconditionFailure("Syringe: every definition is a Definition<T>")
     }
 
+    /// What this `.scoped` registration and its scopes' copies share, and
+    /// nothing else does: the identity of the key a scope keeps a copy
+    /// under when a child below the scope holds the registration
+    /// (`ScopeLocalCopy.key(ofHeldBelow:)`).
+    var copiesIdentity: UnsafeRawPointer {
+        preconditionFailure("Syringe: every definition is a Definition<T>")
+    }
+
     /// For a registration of a freed scope that the scope held alone,
     /// its reference `owned` (which keeps it alive meanwhile): for a
     /// scope-local copy, drops its instance and gives it back to its
@@ -348,11 +356,17 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         }
     }
 
+    // Its extras: every `.scoped` registration has them, and its copies share them.
+    override var copiesIdentity: UnsafeRawPointer {
+        UnsafeRawPointer(Unmanaged.passUnretained(extras.unsafelyUnwrapped).toOpaque())
+    }
+
     override func scopeLocalCopy(key: DefinitionKey) -> AnyDefinition {
         // A copy a freed scope gave back, if one waits (see
-        // `ScopeLocalPool`). Not for the key of a copy of a registration
-        // made in the scope itself: those are never given back.
-        if key.signature != ScopeLocalCopy.identity, let reused = extras?.pool.take() {
+        // `ScopeLocalPool`). Only for a copy under the registration's own
+        // key: one under a key of its own (`ScopeLocalCopy`) is never
+        // given back, as a pooled copy keeps the key it was made with.
+        if key == self.key, let reused = extras?.pool.take() {
             // Consumed, not copied: a copy was a retain and a release more.
             let copy = unsafeDowncast(consume reused, to: Definition<T>.self)
             copy.takeHooks(of: self)
@@ -379,7 +393,8 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
 
     override func recycle(_ owned: Unmanaged<AnyDefinition>) -> Bool {
         if kind == .scopeLocal {
-            guard key.signature != ScopeLocalCopy.identity, extras != nil else {
+            // Only copies under their registration's key (see `scopeLocalCopy`).
+            guard extras != nil, key.signature != ScopeLocalCopy.identity, key.signature != copiesIdentity else {
                 return false
             }
             // The state a new copy starts in: no instance. Its claim is free

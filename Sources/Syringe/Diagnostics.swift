@@ -104,6 +104,13 @@ private final class NearMatches<T> {
     }
 
     func consider(_ definition: AnyDefinition) {
+        // A scope's copy of a `.scoped` registration is none of its own: the
+        // registration is considered where it was made, if the request can
+        // see it there (a copy under a key of its own, of one made in a
+        // child below the scope, read as registered with other arguments).
+        guard definition.kind != .scopeLocal else {
+            return
+        }
         let key = definition.key
         guard seenKeys.insert(key).inserted else {
             return

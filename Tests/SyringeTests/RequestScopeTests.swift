@@ -159,6 +159,46 @@ struct RequestScopeTests {
         expectResolutionError(.notRegistered) { try app.tryResolve(type: RequestWork.self) }
     }
 
+    @Test("a .scoped registration made in a plain child of a scope is that child's: the scope and the child's siblings never resolve it",
+          arguments: [false, true])
+    func scopedRegisteredInAChildOfTheScope(async: Bool) async throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "app"), counter: counter) }
+        let scope = app.makeScope()
+        let first = Container(parent: scope)
+        let second = Container(parent: scope)
+        let plain = Container(parent: scope)
+        first.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "first"), counter: counter) }
+        second.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "second"), counter: counter) }
+        first.register(type: RequestHandler.self, in: .scoped) { _ in
+            RequestHandler(work: RequestWork(id: RequestTag(value: "handler"), counter: counter), clock: Tracked(counter))
+        }
+        func resolve<T>(_ container: Container, _ type: T.Type) async throws -> T {
+            async ? try await container.resolveAsync(type: type) : try container.tryResolve(type: type)
+        }
+        // Each child first: the scope's copy of a child's registration used
+        // to go under the registration's key, where the scope and every
+        // other child found it.
+        let firsts = try await resolve(first, RequestWork.self)
+        let seconds = try await resolve(second, RequestWork.self)
+        #expect(firsts.id.value == "first")
+        #expect(seconds.id.value == "second")
+        #expect(try await resolve(scope, RequestWork.self).id.value == "app")
+        #expect(try await resolve(plain, RequestWork.self).id.value == "app")
+        // One instance per registration in the scope, each child's kept.
+        #expect(try await resolve(first, RequestWork.self) === firsts)
+        #expect(try await resolve(second, RequestWork.self) === seconds)
+        let scopes = try await resolve(scope, RequestWork.self)
+        #expect(try await resolve(plain, RequestWork.self) === scopes)
+        // What only a child registered stays the child's.
+        _ = try await resolve(first, RequestHandler.self)
+        expectResolutionError(.notRegistered) { try scope.tryResolve(type: RequestHandler.self) }
+        expectResolutionError(.notRegistered) { try second.tryResolve(type: RequestHandler.self) }
+        #expect(!scope.isRegistered(type: RequestHandler.self))
+        #expect(counter.created == 5)   // the three RequestWork, the handler's and its Tracked
+    }
+
     @Test("many threads asking one scope for a slow .scoped instance at once get one instance")
     func createdOnceUnderContention() throws {
         let counter = Counter()
