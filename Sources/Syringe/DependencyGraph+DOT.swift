@@ -49,9 +49,34 @@ extension DependencyGraph {
         }
     }
 
-    /// A DOT string literal: quotes and backslashes escaped, newlines as `\n`.
+    /// A DOT string literal: quotes and backslashes escaped, newlines as `\n`,
+    /// other control characters as `visible` writes them: Graphviz rejects
+    /// a NUL in a string, and copies the others into its SVG, where most
+    /// are not XML at all.
     private static func dotQuoted(_ text: String) -> String {
-        "\"" + escaped(text, ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r\n": "\\n", "\r": "\\n"]) + "\""
+        "\"" + escaped(visible(text), ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r\n": "\\n", "\r": "\\n"]) + "\""
+    }
+
+    /// `text` with each character that a drawing would hide or choke on
+    /// written in Swift's literal syntax (`\u{0}`, `\u{1B}`): control
+    /// characters but `\n` and `\r` (which each format draws as line
+    /// breaks), U+2028, U+2029 and noncharacters. A name may hold any of
+    /// them (`"a\u{0}b"` is a name of its own), so the drawing shows which.
+    static func visible(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            let hidden = switch scalar.properties.generalCategory {
+            case .control: scalar != "\n" && scalar != "\r"
+            case .lineSeparator, .paragraphSeparator: true
+            default: scalar.properties.isNoncharacterCodePoint
+            }
+            if hidden {
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// `text` with each character in `replacements` replaced.

@@ -35,30 +35,37 @@ extension DependencyGraph {
     }
 
     /// A Mermaid label in quotes, with the characters Mermaid would read as
-    /// markup written as its entity codes, and line breaks as `<br/>`.
+    /// markup written as its entity codes, line breaks as `<br/>`, and
+    /// other control characters as `visible` writes them (a browser shows
+    /// nothing or `�` for them, and an SVG file with one is not XML).
     private static func mermaidQuoted(_ text: String) -> String {
-        "\"" + escaped(text, ["\"": "#quot;", "#": "#35;", "<": "#lt;", ">": "#gt;", "\n": "<br/>", "\r\n": "<br/>", "\r": "<br/>"]) + "\""
+        "\"" + escaped(visible(text), ["\"": "#quot;", "#": "#35;", "<": "#lt;", ">": "#gt;", "\n": "<br/>", "\r\n": "<br/>", "\r": "<br/>"]) + "\""
     }
 
-    /// The class of each kind of node, in the order they are declared.
+    /// The class of each kind of node (`Node.styleClass`), in the order
+    /// they are declared.
     private static let mermaidClasses: [(String, String)] = [
-        ("new", "fill:#ffffff,stroke:#555555"),
-        ("shared", "fill:#dbeafe,stroke:#555555"),
-        ("scoped", "fill:#dcfce7,stroke:#555555"),
-        ("graph", "fill:#fef9c3,stroke:#555555"),
-        ("weak", "fill:#f3f4f6,stroke:#555555"),
-        ("alias", "fill:#ffffff,stroke:#555555,stroke-dasharray:2 2"),
-        ("missing", "fill:#ffffff,stroke:#c0392b,color:#c0392b,stroke-dasharray:4 4"),
+        ("syringe-new", "fill:#ffffff,stroke:#555555"),
+        ("syringe-shared", "fill:#dbeafe,stroke:#555555"),
+        ("syringe-scoped", "fill:#dcfce7,stroke:#555555"),
+        ("syringe-graph", "fill:#fef9c3,stroke:#555555"),
+        ("syringe-weak", "fill:#f3f4f6,stroke:#555555"),
+        ("syringe-alias", "fill:#ffffff,stroke:#555555,stroke-dasharray:2 2"),
+        ("syringe-missing", "fill:#ffffff,stroke:#c0392b,color:#c0392b,stroke-dasharray:4 4"),
     ]
 }
 
 extension DependencyGraph.Node {
-    /// The Mermaid class of a drawn node.
+    /// The Mermaid class of a drawn node: `syringe-` and its scope, `alias`
+    /// or `missing`. Never the bare word: Mermaid's flowchart lexer reads
+    /// `graph`, `end`, `class`, `style`, `click` and its other keywords as
+    /// keywords even after `:::` or `classDef`, so a `.graph` registration's
+    /// `:::graph` would not parse.
     var styleClass: String {
         switch kind {
-        case .missing: "missing"
-        case .alias: "alias"
-        case .registration: scope.map { "\($0)" } ?? "new"
+        case .missing: "syringe-missing"
+        case .alias: "syringe-alias"
+        case .registration: "syringe-\(scope ?? .new)"
         }
     }
 }

@@ -131,12 +131,61 @@ private func exampleWiring() -> Container {
     func dotIsAcceptedByGraphviz() throws {
         let app = exampleWiring()
         try app.validate()
-        // A name with the characters DOT must escape.
+        // A name with the characters DOT must escape, and control characters
+        // (Graphviz rejects a NUL; the others would make its SVG no XML).
         app.register(type: Database.self, name: "quote \" backslash \\ brace { line\r\nbreak") { _ in Database() }
+        app.register(type: Database.self, name: "nul \u{0} escape \u{1B} separator \u{2028} nonchar \u{FFFE}") { _ in Database() }
         let dot = app.dependencyGraph().dot()
         let svg = try runDot(dot)
         #expect(svg.contains("<svg"))
         #expect(svg.contains("TodoHandler"))
+        #expect(svg.contains(#"nul \u{0} escape \u{1B} separator \u{2028} nonchar \u{FFFE}"#))
+    }
+
+    @Test func noMermaidClassIsAMermaidKeyword() throws {
+        let app = Container()
+        for scope in [Scope.new, .shared, .graph, .weak, .scoped] {
+            app.register(type: Database.self, name: "\(scope)", in: scope) { _ in Database() }
+        }
+        app.register(type: SystemClock.self) { _ in SystemClock() }.implements((any Clock).self)
+        app.register(type: Transaction.self, in: .new) { r in Transaction(db: try r.resolve()) }   // Database without a name is missing
+        _ = try? app.validate()
+        let mermaid = app.dependencyGraph().mermaid()
+        let lines = mermaid.split(separator: "\n")
+        let used = lines.compactMap { line in line.firstRange(of: ":::").map { String(line[$0.upperBound...]) } }
+        let declared = lines.compactMap { line in line.firstRange(of: "classDef ").map { String(line[$0.upperBound...].prefix { $0 != " " }) } }
+        #expect(Set(used) == ["syringe-new", "syringe-shared", "syringe-graph", "syringe-weak", "syringe-scoped", "syringe-alias", "syringe-missing"])
+        #expect(Set(declared) == Set(used))
+        // Mermaid's flowchart lexer reads these at the start of a word, up to
+        // the first character that ends one, even as a class name.
+        let keywords: Set = ["graph", "flowchart", "flowchart-elk", "subgraph", "end", "style", "linkStyle", "classDef", "class",
+                             "click", "call", "href", "default", "interpolate", "direction", "accTitle", "accDescr",
+                             "_self", "_blank", "_parent", "_top", "v"]
+        for name in used {
+            #expect(!keywords.contains(name) && !keywords.contains(String(name.prefix { $0.isLetter || $0.isNumber || $0 == "_" })), "\(name)")
+        }
+        #expect(mermaid.contains(#"n2["Database[#quot;graph#quot;]<br/>.graph"]:::syringe-graph"#))
+    }
+
+    @Test func controlCharactersInNamesAreWrittenVisibly() {
+        let app = Container()
+        app.register(type: Database.self, name: "a\u{0}b") { _ in Database() }
+        app.register(type: RequestLog.self, name: "\u{1}\t\u{B}\u{C}\u{1B}\u{1F}\u{7F}\u{85}\u{9F}\u{2028}\u{2029}\u{FFFE}") { _ in RequestLog() }
+        app.register(type: Metrics.self, name: "line\r\nbreak") { _ in Metrics() }
+        let graph = app.dependencyGraph()
+        for (format, text) in [("dot", graph.dot()), ("mermaid", graph.mermaid())] {
+            let raw = text.unicodeScalars.filter {
+                $0 != "\n" && [.control, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
+                    || $0.properties.isNoncharacterCodePoint
+            }
+            #expect(raw.isEmpty, "\(format) writes \(raw.map { "U+\(String($0.value, radix: 16, uppercase: true))" }) raw")
+        }
+        #expect(graph.dot().contains(#"n0 [label="Database[\"a\\u{0}b\"]\n.shared""#))
+        #expect(graph.dot().contains(#"n1 [label="RequestLog[\"\\u{1}\\u{9}\\u{B}\\u{C}\\u{1B}\\u{1F}\\u{7F}\\u{85}\\u{9F}\\u{2028}\\u{2029}\\u{FFFE}\"]\n.shared""#))
+        #expect(graph.dot().contains(#"n2 [label="Metrics[\"line\nbreak\"]\n.shared""#))
+        #expect(graph.mermaid().contains(#"n0["Database[#quot;a\u{0}b#quot;]<br/>.shared"]"#))
+        #expect(graph.mermaid().contains(#"n1["RequestLog[#quot;\u{1}\u{9}\u{B}\u{C}\u{1B}\u{1F}\u{7F}\u{85}\u{9F}\u{2028}\u{2029}\u{FFFE}#quot;]<br/>.shared"]"#))
+        #expect(graph.mermaid().contains(#"n2["Metrics[#quot;line<br/>break#quot;]<br/>.shared"]"#))
     }
 
     @Test func dotMatchesTheCheckedInRendering() throws {
@@ -190,15 +239,15 @@ private let expectedDOT = (try? String(contentsOfFile: #filePath.replacingOccurr
 private let expectedMermaid = """
 flowchart LR
   subgraph c0 ["container"]
-    n0["Database<br/>.shared"]:::shared
-    n1["Transaction<br/>.scoped"]:::scoped
-    n2["RequestLog<br/>.scoped"]:::scoped
-    n3["TodoRepository<br/>.new"]:::new
-    n4["TodoHandler<br/>.new"]:::new
-    n5["SystemClock<br/>.shared"]:::shared
-    n6["Clock<br/>alias"]:::alias
+    n0["Database<br/>.shared"]:::syringe-shared
+    n1["Transaction<br/>.scoped"]:::syringe-scoped
+    n2["RequestLog<br/>.scoped"]:::syringe-scoped
+    n3["TodoRepository<br/>.new"]:::syringe-new
+    n4["TodoHandler<br/>.new"]:::syringe-new
+    n5["SystemClock<br/>.shared"]:::syringe-shared
+    n6["Clock<br/>alias"]:::syringe-alias
   end
-  n7["Metrics<br/>missing"]:::missing
+  n7["Metrics<br/>missing"]:::syringe-missing
   n1 --> n0
   n3 --> n1
   n3 --> n2
@@ -206,11 +255,11 @@ flowchart LR
   n4 --> n3
   n4 --> n7
   n6 -.-> n5
-  classDef new fill:#ffffff,stroke:#555555
-  classDef shared fill:#dbeafe,stroke:#555555
-  classDef scoped fill:#dcfce7,stroke:#555555
-  classDef alias fill:#ffffff,stroke:#555555,stroke-dasharray:2 2
-  classDef missing fill:#ffffff,stroke:#c0392b,color:#c0392b,stroke-dasharray:4 4
+  classDef syringe-new fill:#ffffff,stroke:#555555
+  classDef syringe-shared fill:#dbeafe,stroke:#555555
+  classDef syringe-scoped fill:#dcfce7,stroke:#555555
+  classDef syringe-alias fill:#ffffff,stroke:#555555,stroke-dasharray:2 2
+  classDef syringe-missing fill:#ffffff,stroke:#c0392b,color:#c0392b,stroke-dasharray:4 4
 
 """
 
