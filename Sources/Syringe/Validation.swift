@@ -65,18 +65,18 @@ extension Container {
         for root in pass.roots {
             guard pass.shouldRun(root, async: false) else { continue }
             pass.run(root) { definition, holder, arguments throws(ResolutionError) in
-                try definition.resolveForValidation(from: pass.scope, holder: holder, arguments: arguments)
+                try definition.resolveForValidation(from: pass.asked(for: definition), holder: holder, arguments: arguments)
             }
         }
-        // Async ones are `validateAsync()`'s: a synchronous resolve of one
-        // only reports that it is async.
-        for probe in pass.checkDeclaredParameters() where !probe.definition.isAsync {
+        // Those a synchronous resolve cannot run (async ones) are
+        // `validateAsync()`'s: the walk reported what such a resolve does.
+        for probe in pass.checkDeclaredParameters() where pass.synchronousFailure(of: probe.definition) == nil {
             pass.run(probe) { probe throws(ResolutionError) in
                 try probe.definition.resolveForValidation(from: probe.resolving, holder: probe.holder, arguments: Container.noArguments)
             }
         }
         context.observation = outer
-        return try pass.end(disposalFailures: pass.scope.closeSynchronously())
+        return try pass.end(disposalFailures: pass.closeScopesSynchronously())
     }
 
     /// `validate()` that also runs async factories, and awaits the disposal
@@ -106,7 +106,8 @@ extension Container {
             for root in roots {
                 let arguments = pass.arguments(for: root)
                 do throws(ResolutionError) {
-                    try await root.definition.resolveForValidationAsync(from: pass.scope, holder: root.holder, arguments: arguments.pointer)
+                    try await root.definition.resolveForValidationAsync(from: pass.asked(for: root.definition), holder: root.holder,
+                                                                        arguments: arguments.pointer)
                     pass.passed(root)
                 } catch {
                     pass.failed(root, error)
@@ -122,13 +123,7 @@ extension Container {
                 }
             }
         }
-        var disposalFailures: [DisposalError.Failure] = []
-        do {
-            try await pass.scope.close()
-        } catch {
-            disposalFailures = error.failures
-        }
-        return try pass.end(disposalFailures: disposalFailures)
+        return try await pass.end(disposalFailures: pass.closeScopes())
     }
 }
 
@@ -140,6 +135,13 @@ final class ValidationPass {
         let holder: Container
         /// The initialiser's parameter types, for an autoregistered one.
         let parameters: [Any.Type]?
+        /// Whether it is an alias (`implements`) of an autoregistered
+        /// registration: resolving it would run the initialiser, so it is
+        /// checked as that one is, through its target.
+        let aliasesInitializer: Bool
+
+        /// Whether the walk of declared parameters checks it, rather than a resolve.
+        var isCheckedWithoutRunning: Bool { parameters != nil || aliasesInitializer }
     }
 
     let container: Container
@@ -147,9 +149,21 @@ final class ValidationPass {
     /// Where the pass resolves: a scope, so that `.scoped` registrations
     /// resolve as in a request.
     let scope: Container
+    /// Where the pass makes `.scoped` instances: `scope`, unless the
+    /// container is a plain descendant of a scope. A real resolve from it
+    /// makes them in that scope, with that scope's registrations, which do
+    /// not include its descendants': the pass makes them in a scope of its
+    /// own under that one, which sees the same, rather than in the user's.
+    let scopedScope: Container
     let observation = Observation()
     /// The container's registrations, nearest first, then each parent's.
     let roots: [Root]
+    /// The registration each alias (`implements`) forwards to.
+    let aliasTargets: [ObjectIdentifier: AnyDefinition]
+    /// The async registrations whose `.shared` instance existed when the
+    /// pass began: a synchronous resolve returns it, as in the app. Those
+    /// the pass creates do not count: they would not exist in the app.
+    private var sharedBeforePass: Set<ObjectIdentifier> = []
     /// Steps that registrations of more than one key print (see `identity`).
     private let ambiguousSteps: Set<String>
     private var problems: [ResolutionError] = []
@@ -160,17 +174,35 @@ final class ValidationPass {
     init(container: Container, samples: SampleArguments) {
         self.container = container
         self.samples = samples
-        self.scope = Container(parent: container, isScope: true)
+        let scope = Container(parent: container, isScope: true)
+        self.scope = scope
+        if let nearest = container.nearestScope?.takeUnretainedValue(), nearest !== container {
+            scopedScope = Container(parent: nearest, isScope: true)
+        } else {
+            scopedScope = scope
+        }
         var roots: [Root] = []
+        var aliasTargets: [ObjectIdentifier: AnyDefinition] = [:]
         var walked: Container? = container
         while let current = walked {
-            let (ordered, parameters) = current.writerLock.withLock { (current.registry.ordered, current.registry.parameters) }
+            let (ordered, parameters, aliases) = current.writerLock.withLock {
+                (current.registry.ordered, current.registry.parameters, current.registry.aliases)
+            }
+            // An alias is held with its target, by the same container.
+            for case let target? in ordered {
+                for alias in aliases[ObjectIdentifier(target)] ?? [] {
+                    aliasTargets[ObjectIdentifier(alias)] = target
+                }
+            }
             for case let definition? in ordered where definition.kind != .scopeLocal {
-                roots.append(Root(definition: definition, holder: current, parameters: parameters[ObjectIdentifier(definition)]))
+                let aliased = aliasTargets[ObjectIdentifier(definition)].map { parameters[ObjectIdentifier($0)] != nil } ?? false
+                roots.append(Root(definition: definition, holder: current, parameters: parameters[ObjectIdentifier(definition)],
+                                  aliasesInitializer: aliased))
             }
             walked = current.parent
         }
         self.roots = roots
+        self.aliasTargets = aliasTargets
         // By key: a child's registration that overrides its parent's prints
         // as the parent's does, and is not what makes a step ambiguous.
         var steps: [String: DefinitionKey] = [:]
@@ -185,12 +217,72 @@ final class ValidationPass {
     }
 
     func begin() {
+        for root in roots where root.definition.isAsync && root.definition.sharedBox.load(ordering: .acquiring) != nil {
+            sharedBeforePass.insert(ObjectIdentifier(root.definition))
+        }
         observation.setRecording(true)
+    }
+
+    /// The container to resolve `definition` from: a `.scoped` one, or an
+    /// alias of one, from where the pass makes `.scoped` instances.
+    func asked(for definition: AnyDefinition) -> Container {
+        definition.kind == .scoped || definition.kind == .forwardToScoped ? scopedScope : scope
+    }
+
+    /// The container whose registrations `definition`'s factory resolves
+    /// with, when it is resolved from `resolving` and held by `holder`, as
+    /// the engine decides it: a `.shared` or `.weak` one, its holder; a
+    /// `.scoped` one, the nearest scope (where none is, the walk goes on
+    /// from `resolving`, the captive dependency reported); any other, `resolving`.
+    func container(resolving definition: AnyDefinition, heldBy holder: Container, from resolving: Container) -> Container {
+        switch definition.kind {
+        case .shared, .weak:
+            return holder
+        case .scoped:
+            return resolving === scope ? scopedScope : resolving.nearestScope?.takeUnretainedValue() ?? resolving
+        default:
+            return resolving
+        }
+    }
+
+    /// Why a synchronous resolve of `definition` fails, as the engine's
+    /// does, or nil if it does not: an async registration's factory cannot
+    /// run, unless its `.shared` instance existed before the pass (the
+    /// resolve returns it); a main-actor one runs when the resolve is on
+    /// the main actor, and fails elsewhere.
+    func synchronousFailure(of definition: AnyDefinition) -> ResolutionError.Reason? {
+        guard definition.isAsync, !sharedBeforePass.contains(ObjectIdentifier(definition)) else {
+            return nil
+        }
+        guard definition.factoryRunsOnMainActor else {
+            return .registeredAsync
+        }
+        return MainActorCheck.isCurrent ? nil : .isolatedToMainActor
+    }
+
+    /// Closes the pass's scopes, disposing what it made there; what the
+    /// disposers threw, unless one is async (see `closeSynchronously`).
+    func closeScopesSynchronously() -> [DisposalError.Failure] {
+        let failures = scope.closeSynchronously()
+        return scopedScope === scope ? failures : failures + scopedScope.closeSynchronously()
+    }
+
+    /// Closes the pass's scopes, awaiting their disposers; what they threw.
+    nonisolated(nonsending) func closeScopes() async -> [DisposalError.Failure] {
+        var failures: [DisposalError.Failure] = []
+        for closing in scopedScope === scope ? [scope] : [scope, scopedScope] {
+            do {
+                try await closing.close()
+            } catch {
+                failures += error.failures
+            }
+        }
+        return failures
     }
 
     /// Whether `root` is resolved by the pass; records why not, if not.
     func shouldRun(_ root: Root, async: Bool) -> Bool {
-        if root.parameters != nil {
+        if root.isCheckedWithoutRunning {
             return false   // checked by `checkDeclaredParameters`, without running
         }
         if root.definition.isAsync && !async {
@@ -263,7 +355,9 @@ final class ValidationPass {
     /// through autoregistered `.new` and `.graph` ones: only running its
     /// factory shows what it resolves, and the singleton's creation runs
     /// it from the container the singleton resolves from (`resolving`),
-    /// above every scope.
+    /// above every scope. (A singleton held under a scope is not probed: a
+    /// probe would make instances in the user's scope; the registration is
+    /// run as a root, in the pass's scope.)
     struct Probe {
         let definition: AnyDefinition
         let holder: Container
@@ -289,12 +383,20 @@ final class ValidationPass {
             }
         }
         var walk = DeclaredWalk(pass: self, parameters: parameters)
-        for root in roots where root.parameters != nil {
-            validated.append(root.definition.stepText)
-            let resolving = root.definition.resolvesFromHolder ? root.holder : scope
-            let captor = root.definition.isSingleton ? root.definition : nil
-            walk.visit(root.definition, heldBy: root.holder, resolvingFrom: resolving, captor: captor,
-                       path: [root.definition], isAsync: root.definition.isAsync)
+        for root in roots where root.isCheckedWithoutRunning {
+            let definition = root.definition
+            validated.append(definition.stepText)
+            // An alias of an initialiser is walked as its target, the
+            // registration its resolve produces: that one's own root.
+            guard root.parameters != nil else { continue }
+            if definition.kind == .weak && definition.hasDisposers {
+                // As its resolve does, before running anything: shared by
+                // whoever holds it, nobody would dispose it.
+                add(definition.error(.disposerWithoutOwner(scope: .weak), path: [definition.stepText]))
+            }
+            let resolving = container(resolving: definition, heldBy: root.holder, from: scope)
+            walk.visit(definition, heldBy: root.holder, resolvingFrom: resolving, captor: definition.isSingleton ? definition : nil,
+                       path: [definition], isAsync: definition.isAsync)
         }
         var cycles = CycleSearch(next: walk.next)
         for root in roots where root.parameters != nil {
@@ -311,6 +413,11 @@ final class ValidationPass {
     /// walked once per (container it resolves from, singleton that would
     /// capture it): what it finds depends on nothing else, so the walk is
     /// linear in the graph, not in its paths.
+    ///
+    /// An alias is seen through: its resolve produces its target from the
+    /// container it was resolved from, in the target's frame (an alias has
+    /// none of its own), so the walk goes to the target as if the parameter
+    /// had found it.
     struct DeclaredWalk {
         let pass: ValidationPass
         let parameters: [ObjectIdentifier: [Any.Type]]
@@ -330,7 +437,26 @@ final class ValidationPass {
                             captor: AnyDefinition?, path: [AnyDefinition], isAsync: Bool) {
             let id = ObjectIdentifier(definition)
             guard seen.insert([id, ObjectIdentifier(resolving), captor.map(ObjectIdentifier.init)]).inserted else { return }
-            for type in parameters[id] ?? [] {
+            for (found, foundHolder) in dependencies(of: definition, heldBy: holder, resolvingFrom: resolving, path: path) {
+                check(found, heldBy: foundHolder, requester: definition, resolvingFrom: resolving, captor: captor,
+                      path: path, isAsync: isAsync)
+                guard parameters[ObjectIdentifier(found)] != nil else { continue }
+                if !(next[id]?.contains { $0 === found } ?? false) {
+                    next[id, default: []].append(found)
+                }
+                guard !path.contains(where: { $0 === found }) else { continue }   // a cycle: `CycleSearch` reports it
+                visit(found, heldBy: foundHolder, resolvingFrom: pass.container(resolving: found, heldBy: foundHolder, from: resolving),
+                      captor: found.isSingleton ? found : captor, path: path + [found], isAsync: found.isAsync)
+            }
+        }
+
+        /// The registrations `definition`'s initialiser parameters resolve,
+        /// found from `resolving`, an alias's target for the alias:
+        /// reports those that are missing, and records the edges.
+        private func dependencies(of definition: AnyDefinition, heldBy holder: Container, resolvingFrom resolving: Container,
+                                  path: [AnyDefinition]) -> [(AnyDefinition, Container)] {
+            var dependencies: [(AnyDefinition, Container)] = []
+            for type in parameters[ObjectIdentifier(definition)] ?? [] {
                 guard let (found, foundHolder) = resolving.locateDefinition(of: type) else {
                     pass.add(resolving.missingParameter(type, path: path.map(\.stepText)), requester: definition)
                     continue
@@ -338,26 +464,46 @@ final class ValidationPass {
                 if let from = NodeIdentity.of(definition, heldBy: holder), let to = NodeIdentity.of(found, heldBy: foundHolder) {
                     pass.observation.record(ObservedEdge(from: from, to: to, origin: .initializer))
                 }
-                let steps = (path + [found]).map(\.stepText)
-                if let captor, found.kind == .scoped || found.kind == .forwardToScoped {
-                    pass.add(found.error(.captiveDependency(captor: captor.stepText, captorScope: captor.kind == .weak ? .weak : .shared), path: steps),
-                             requester: definition)
-                } else if found.isAsync && !isAsync {
-                    pass.add(found.error(.registeredAsync, path: steps), requester: definition)
-                } else if let captor, parameters[ObjectIdentifier(found)] == nil, !found.isSingleton,
-                          probed.insert([ObjectIdentifier(found), ObjectIdentifier(resolving)]).inserted {
-                    // A singleton that is not autoregistered is a root the
-                    // pass resolves from its holder, where its own captives show.
-                    probes.append(Probe(definition: found, holder: foundHolder, resolving: resolving, captor: captor,
-                                        path: path.map(\.stepText)))
-                }
-                guard parameters[ObjectIdentifier(found)] != nil else { continue }
-                if !(next[id]?.contains { $0 === found } ?? false) {
-                    next[id, default: []].append(found)
-                }
-                guard !path.contains(where: { $0 === found }) else { continue }   // a cycle: `CycleSearch` reports it
-                visit(found, heldBy: foundHolder, resolvingFrom: found.resolvesFromHolder ? foundHolder : resolving,
-                      captor: found.isSingleton ? found : captor, path: path + [found], isAsync: found.isAsync)
+                // The alias and its target have one holder.
+                dependencies.append((pass.aliasTargets[ObjectIdentifier(found)] ?? found, foundHolder))
+            }
+            return dependencies
+        }
+
+        /// Reports what resolving `found` from `resolving` for `requester`
+        /// fails with before its factory runs, or, for a registration that
+        /// is not walked, what would make its factory run (a probe).
+        /// `scopeless`: a singleton's creation above every scope, where a
+        /// `.scoped` instance is captive and a `.new` or `.graph` one with
+        /// disposers has no owner.
+        private mutating func check(_ found: AnyDefinition, heldBy foundHolder: Container, requester: AnyDefinition,
+                                    resolvingFrom resolving: Container, captor: AnyDefinition?, path: [AnyDefinition], isAsync: Bool) {
+            let steps = (path + [found]).map(\.stepText)
+            let scopeless = resolving.nearestScope == nil
+            if found.kind == .scoped, scopeless, let captor {
+                pass.add(found.error(.captiveDependency(captor: captor.stepText, captorScope: captor.kind == .weak ? .weak : .shared), path: steps),
+                         requester: requester)
+                return
+            }
+            if !isAsync, let reason = pass.synchronousFailure(of: found) {
+                pass.add(found.error(reason, path: steps), requester: requester)
+                return
+            }
+            let ownerless: Scope? = switch found.kind {
+            case .weak: .weak
+            case .new where scopeless: .new
+            case .graph where scopeless: .graph
+            default: nil
+            }
+            if let ownerless, found.hasDisposers {
+                pass.add(found.error(.disposerWithoutOwner(scope: ownerless), path: steps), requester: requester)
+            }
+            // A singleton that is not autoregistered is a root the pass
+            // resolves from its holder, where its own captives show.
+            if let captor, scopeless, parameters[ObjectIdentifier(found)] == nil, !found.isSingleton,
+               probed.insert([ObjectIdentifier(found), ObjectIdentifier(resolving)]).inserted {
+                probes.append(Probe(definition: found, holder: foundHolder, resolving: resolving, captor: captor,
+                                    path: path.map(\.stepText)))
             }
         }
     }

@@ -390,6 +390,175 @@ private final class VSyncDisposed: Sendable {}
     }
 }
 
+private final class VDisposableNew: Sendable {}
+private final class VOwnerOfNothing: Sendable { init(dep: VDisposableNew) {} }
+private final class VDisposableWeak: Sendable {}
+private final class VMainActorModel: Sendable {}
+private final class VScreen: Sendable { init(model: VMainActorModel) {} }
+private final class VStartedPool: Sendable {}
+private final class VPoolRepo: Sendable { init(pool: VStartedPool) {} }
+private final class VRequestScoped: Sendable {}
+private final class VRequestShared: Sendable { init(scoped: VRequestScoped) {} }
+private final class VRequestBuilder: Sendable { init(scoped: VRequestScoped) {} }
+private final class VRequestSharedOverClosure: Sendable { init(builder: VRequestBuilder) {} }
+private final class VChildOnlyValue: Sendable {}
+private final class VScopedOverChildValue: Sendable {}
+private protocol VAliasedReader: Sendable {}
+private final class VAliasedStore: VAliasedReader, Sendable {}
+private final class VReaderUser: Sendable { init(reader: any VAliasedReader) {} }
+private final class VScopedStore: VAliasedReader, Sendable {}
+
+/// Each problem validation reports is the one the real resolve reports
+/// (reason and path), and what the real resolve does not fail on, it does
+/// not report.
+@Suite struct ValidationMatchesResolveTests {
+    /// The one problem `validate()` found, and the real resolve's error.
+    private func problems(_ app: Container, resolving resolve: () throws -> Void) throws -> (found: ResolutionError, real: ResolutionError) {
+        let error = try #require(throws: ValidationError.self) { try app.validate() }
+        #expect(error.problems.count == 1, "\(error)")
+        let real = try #require(throws: ResolutionError.self) { try resolve() }
+        return (try #require(error.problems.first), real)
+    }
+
+    @Test(arguments: [Scope.new, .graph])
+    func anAutoregisteredSingletonOverADisposableInstanceOwnedByNobodyIsReported(scope: Scope) throws {
+        let app = Container()
+        app.autoregister(in: scope, initializer: VDisposableNew.init).onDispose { _ in }
+        app.autoregister(initializer: VOwnerOfNothing.init(dep:))
+        let (found, real) = try problems(app) { _ = try app.makeScope().tryResolve(type: VOwnerOfNothing.self) }
+        #expect(found.path == ["VOwnerOfNothing", "VDisposableNew"] && found.path == real.path)
+        guard case .disposerWithoutOwner(let owner) = found.reason, case .disposerWithoutOwner(let realOwner) = real.reason else {
+            Issue.record("not a disposer without owner: \(found), \(real)")
+            return
+        }
+        #expect(owner == scope && realOwner == scope)
+    }
+
+    @Test func anAutoregisteredWeakRegistrationWithADisposerIsReported() throws {
+        let app = Container()
+        app.autoregister(in: .weak, initializer: VDisposableWeak.init).onDispose { _ in }
+        let (found, real) = try problems(app) { _ = try app.makeScope().tryResolve(type: VDisposableWeak.self) }
+        #expect(found.path == ["VDisposableWeak"] && found.path == real.path)
+        guard case .disposerWithoutOwner(.weak) = found.reason, case .disposerWithoutOwner(.weak) = real.reason else {
+            Issue.record("not a .weak disposer without owner: \(found), \(real)")
+            return
+        }
+    }
+
+    /// A synchronous resolve runs a main-actor factory on the main actor,
+    /// and fails elsewhere: validation says the same, wherever it runs.
+    @MainActor
+    @Test func aMainActorRegistrationTakenByAnInitialiserValidatesOnTheMainActor() throws {
+        let app = Container()
+        app.register(type: VMainActorModel.self, in: .new, isolatedTo: MainActor.self) { _ in VMainActorModel() }
+        app.autoregister(in: .new, initializer: VScreen.init(model:))
+        _ = try app.tryResolve(type: VScreen.self)
+        try app.validate()
+    }
+
+    @Test func aMainActorRegistrationTakenByAnInitialiserOffTheMainActorIsReportedAsTheResolveFails() throws {
+        let app = Container()
+        app.register(type: VMainActorModel.self, in: .new, isolatedTo: MainActor.self) { _ in VMainActorModel() }
+        app.autoregister(in: .new, initializer: VScreen.init(model:))
+        let (found, real) = try problems(app) { _ = try app.tryResolve(type: VScreen.self) }
+        #expect(found.path == ["VScreen", "VMainActorModel"] && found.path == real.path)
+        #expect(ExpectedReason.name(of: found.reason) == "isolatedToMainActor")
+        #expect(ExpectedReason.name(of: real.reason) == "isolatedToMainActor")
+    }
+
+    /// The `.shared` instance of an async registration made before the
+    /// pass (at start-up): an initialiser's synchronous resolve returns it.
+    @Test func anInitialiserTakingAnAsyncSingletonThatExistsValidates() async throws {
+        func wiring() -> Container {
+            let app = Container()
+            app.register(type: VStartedPool.self) { (_: Resolver) async throws in VStartedPool() }
+            app.autoregister(in: .new, initializer: VPoolRepo.init(pool:))
+            return app
+        }
+        let fresh = wiring()
+        let error = try await #require(throws: ValidationError.self) { try await fresh.validateAsync() }
+        #expect(error.problems.map(\.path) == [["VPoolRepo", "VStartedPool"]])
+        #expect(error.problems.map { ExpectedReason.name(of: $0.reason) } == ["registeredAsync"])
+        let started = wiring()
+        _ = try await started.resolveAsync(type: VStartedPool.self)
+        _ = try started.tryResolve(type: VPoolRepo.self)
+        try await started.validateAsync()
+        try started.validate()
+    }
+
+    /// A `.shared` instance made in a scope lives no longer than the scope.
+    @Test func anAutoregisteredSingletonOfAScopeTakingAScopedOneIsNotCaptive() throws {
+        let made = Locked(0)
+        let app = Container()
+        app.register(type: VRequestScoped.self, in: .scoped) { _ in made.withLock { $0 += 1 }; return VRequestScoped() }
+        app.register(type: VRequestBuilder.self, in: .new) { r in VRequestBuilder(scoped: try r.resolve()) }
+        let scope = app.makeScope()
+        scope.autoregister(initializer: VRequestShared.init(scoped:))
+        scope.autoregister(initializer: VRequestSharedOverClosure.init(builder:))
+        try scope.validate()
+        // The pass made its `.scoped` instance in a scope of its own, not in the user's.
+        #expect(made.withLock { $0 } == 1)
+        _ = try scope.tryResolve(type: VRequestShared.self)
+        _ = try scope.tryResolve(type: VRequestSharedOverClosure.self)
+        #expect(made.withLock { $0 } == 2)
+        // In the application container it is captive, as its resolve says.
+        app.autoregister(initializer: VRequestShared.init(scoped:))
+        let (found, real) = try problems(app) { _ = try app.makeScope().tryResolve(type: VRequestShared.self) }
+        #expect(found.path == ["VRequestShared", "VRequestScoped"] && found.path == real.path)
+        #expect(ExpectedReason.name(of: found.reason) == "captiveDependency")
+    }
+
+    /// A plain container under a scope resolves `.scoped` registrations in
+    /// that scope, with the scope's registrations, not its own.
+    @Test func aScopedRegistrationSeenFromAChildOfAScopeIsResolvedAsThatScopeWould() async throws {
+        let disposed = Locked(0)
+        let app = Container()
+        app.register(type: VScopedOverChildValue.self, in: .scoped) { r in
+            _ = try r.resolve(type: VChildOnlyValue.self)
+            return VScopedOverChildValue()
+        }
+        app.register(type: VRequestScoped.self, in: .scoped) { _ in VRequestScoped() }.onDispose { _ in disposed.withLock { $0 += 1 } }
+        let scope = app.makeScope()
+        let child = Container(parent: scope)
+        child.register(type: VChildOnlyValue.self) { _ in VChildOnlyValue() }
+        let (found, real) = try problems(child) { _ = try child.tryResolve(type: VScopedOverChildValue.self) }
+        #expect(found.path == ["VScopedOverChildValue", "VChildOnlyValue"] && found.path == real.path)
+        #expect(ExpectedReason.name(of: found.reason) == "notRegistered")
+        // What the pass made is disposed, and none of it was the user's scope's.
+        #expect(disposed.withLock { $0 } == 1)
+        try await scope.close()
+        #expect(disposed.withLock { $0 } == 1)
+    }
+
+    /// An alias of an autoregistered registration is checked through its
+    /// target, without running the initialiser, whose `.shared` instance
+    /// the pass does not create.
+    @Test func anAliasOfAnAutoregisteredSingletonDoesNotRunItsInitialiser() throws {
+        let runs = Locked(0)
+        let app = Container()
+        app.autoregister(initializer: { () -> VAliasedStore in runs.withLock { $0 += 1 }; return VAliasedStore() })
+            .implements((any VAliasedReader).self)
+        app.autoregister(in: .new, initializer: VReaderUser.init(reader:))
+        let report = try app.validate()
+        #expect(runs.withLock { $0 } == 0)
+        #expect(Set(report.validated) == ["VAliasedStore", "VAliasedReader", "VReaderUser"])
+        _ = try app.tryResolve(type: VReaderUser.self)
+        #expect(runs.withLock { $0 } == 1)
+    }
+
+    /// What goes wrong behind an alias goes wrong at its target, which has
+    /// the step (an alias has no frame of its own), as in the resolve.
+    @Test func aCaptiveBehindAnAliasIsReportedAtItsTarget() throws {
+        let app = Container()
+        app.register(type: VScopedStore.self, in: .scoped) { _ in VScopedStore() }.implements((any VAliasedReader).self)
+        app.autoregister(initializer: VReaderUser.init(reader:))
+        let (found, real) = try problems(app) { _ = try app.makeScope().tryResolve(type: VReaderUser.self) }
+        #expect(found.path == ["VReaderUser", "VScopedStore"] && found.path == real.path)
+        #expect(ExpectedReason.name(of: found.reason) == "captiveDependency")
+        #expect(ExpectedReason.name(of: real.reason) == "captiveDependency")
+    }
+}
+
 extension ExpectedReason {
     /// The case name of `reason`, without its payload.
     static func name(of reason: ResolutionError.Reason) -> String {
