@@ -14,15 +14,23 @@ extension Container {
     ///   initialiser's parameter types, without running it: each parameter
     ///   must be registered where its resolve would look, and so on through
     ///   the autoregistered initialisers they lead to (cycles, captive
-    ///   dependencies, async registrations asked for synchronously). What
-    ///   only running shows is not checked for them: whether the initialiser
-    ///   throws, and what their `onResolved` callbacks resolve; a `.shared`
-    ///   one is not created by the pass. Where such a walk from a `.shared`
-    ///   or `.weak` initialiser reaches a registration that is not
-    ///   autoregistered (a factory closure), that registration is resolved
-    ///   again from the container the singleton's creation resolves from,
-    ///   as that creation would: so a `.scoped` instance its factory asks
-    ///   for is reported as captive.
+    ///   dependencies, disposers nobody would run, async registrations
+    ///   asked for synchronously: not one whose `.shared` instance existed
+    ///   before the pass, which the resolve returns, nor a main-actor one
+    ///   when validating on the main actor, where the resolve runs it). What
+    ///   only running shows is not checked for them: whether the
+    ///   initialiser throws, and what their `onResolved` callbacks resolve.
+    ///   The pass does not create a `.shared` one, unless a registration it
+    ///   runs (a factory closure) resolves it: that creates it, as in the
+    ///   app. An alias (`implements`) of one is checked through it, not
+    ///   resolved; whether its instance is of the alias's type is not
+    ///   checked. Where such a walk from a `.shared` or `.weak` initialiser
+    ///   above every scope reaches a registration that is not autoregistered
+    ///   (a factory closure), that registration is resolved again from the
+    ///   container the singleton's creation resolves from, as that creation
+    ///   would: so a `.scoped` instance its factory asks for is reported as
+    ///   captive. (A `.shared` one registered in a scope lives no longer
+    ///   than the scope: what it takes from it is not captive.)
     /// - Every other registration is resolved once, as a request would:
     ///   its factory runs, and so do the factories of what it resolves.
     ///   A factory stops at its first failing resolve, so a problem behind
@@ -31,8 +39,12 @@ extension Container {
     ///   `samples`, or are listed as not validated. Async factories are
     ///   listed as not validated: `validateAsync()` runs them.
     /// - Resolves run in a scope made for the pass (a child of this
-    ///   container), so `.scoped` registrations resolve as in a request;
-    ///   the pass closes it at the end, disposing what it created there
+    ///   container), so `.scoped` registrations resolve as in a request.
+    ///   In a plain descendant of a scope, a `.scoped` registration resolves
+    ///   in that scope, with that scope's registrations, not this
+    ///   container's: the pass resolves those in a second scope of its own,
+    ///   under that one, never in it. The pass closes its scopes at the
+    ///   end, disposing what it created there
     ///   (`validate()` disposes on a task of its own, without seeing what
     ///   the disposers throw, when any of them is async; `validateAsync()`
     ///   awaits them and reports what they throw).
