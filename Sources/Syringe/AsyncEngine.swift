@@ -370,13 +370,20 @@ extension Container {
     @usableFromInline
     static func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver) throws(ResolutionError) {
         let frame = resolver.frame.unsafelyUnwrapped
+        // Before the callbacks are queued: a refused instance gets none, so
+        // that a factory that catches the failure and goes on leaves no
+        // callback to run on it. It is disposed at once: it is thrown away
+        // here, never returned (see `Container.trackForDisposal`).
+        if hooks.hasDisposers,
+           let refused = resolver.container.trackForDisposal(instance, of: definition, path: frame.pathText,
+                                                              captor: frame.innermostSingleton) {
+            refused.disposal.abandon()
+            throw refused.failure
+        }
         // Asked here, not only in `deferCallbacks`: the resolution is made
         // on first use, an allocation hooks with only disposers never need.
         if hooks.hasCallbacks {
             frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
-        }
-        if hooks.hasDisposers, let failure = resolver.container.trackForDisposal(instance, of: definition, path: frame.pathText) {
-            throw failure
         }
     }
 
@@ -512,10 +519,11 @@ extension Container {
         // With callbacks only: the resolution is made on first use, and the
         // undo closure is a context to allocate, both for nothing when the
         // hooks hold only disposers (a request's transaction).
+        // Taken back, the instance is disposed: see `Definition.abandonRetracted`.
         if let hooks = definition.hooksInSection(), hooks.hasCallbacks {
             frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
                 if let retracted = definition.retractShared(box) {
-                    Reclamation.retireAndPoll(retracted)
+                    definition.abandonRetracted(retracted)
                 }
             }
         } else if frame.queuedCallbackCount > queuedBefore {
@@ -523,7 +531,7 @@ extension Container {
             // `Container.createShared`.
             frame.resolution.deferUndo(of: definition) {
                 if let retracted = definition.retractShared(box) {
-                    Reclamation.retireAndPoll(retracted)
+                    definition.abandonRetracted(retracted)
                 }
             }
         }

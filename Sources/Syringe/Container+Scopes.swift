@@ -79,7 +79,9 @@ extension Container {
     /// cancelled sees it). A second call
     /// returns at once. Instances that `releaseSharedInstances()`, `remove` or
     /// a re-registration dropped earlier are not disposed: they may still be
-    /// in use, and go when the last reference to them does. The disposed
+    /// in use, and go when the last reference to them does. Nor are those
+    /// a failed resolve took back because their `onResolved` callbacks did
+    /// not all run: they were disposed then, on a task of its own. The disposed
     /// `.shared` and `.scoped` instances' memory goes with the container's
     /// (for a scope, when the request lets go of it).
     ///
@@ -429,14 +431,29 @@ extension Container {
     }
 
     /// Hands a `.new` or `.graph` instance with disposers to the nearest
-    /// scope, which disposes it when it closes; the error to fail the resolve
-    /// with when there is no open scope. Call inside the instance's frame.
-    func trackForDisposal<T>(_ instance: T, of definition: Definition<T>, path: @autoclosure () -> [String]) -> ResolutionError? {
-        guard let scope = nearestScope?.takeUnretainedValue() else {
-            let scope: Scope = definition.kind == .graph ? .graph : .new
-            return definition.error(.disposerWithoutOwner(scope: scope), path: path())
-        }
+    /// scope, which disposes it when it closes. Call inside the instance's
+    /// frame. When there is no open scope, returns the error to fail the
+    /// resolve with and the instance's disposal, for the caller to run once
+    /// nothing of the resolve can use the instance any more (`abandon()`).
+    ///
+    /// Refused after its factory ran, not before: the factory may have
+    /// opened what the disposers close (a connection), so the instance is
+    /// disposed rather than dropped. Whether it is refused is known only
+    /// here: its registration's disposers are read once, after the factory,
+    /// where an `onDispose` added while it ran counts too, and a scope may
+    /// close meanwhile. Checking for an owner before the factory as well
+    /// would cost every `.new` resolve a load of the hooks and a walk to the
+    /// nearest scope, for a programming error that fails the same way on
+    /// every resolve (`.weak` is checked first: its creation is off the hot
+    /// path). `captor` names the `.shared` or `.weak` registration whose
+    /// factory asked, if any (see `ResolutionError.capturedBy(_:)`).
+    func trackForDisposal<T>(_ instance: T, of definition: Definition<T>, path: @autoclosure () -> [String],
+                             captor: @autoclosure () -> AnyDefinition?) -> (failure: ResolutionError, disposal: PendingDisposal)? {
         let pending = PendingDisposal(order: CreationOrder.next(), of: definition, instance: instance)
+        guard let scope = nearestScope?.takeUnretainedValue() else {
+            let failure = definition.error(.disposerWithoutOwner(scope: definition.kind == .graph ? .graph : .new), path: path())
+            return (captor().map(failure.capturedBy) ?? failure, pending)
+        }
         let tracked = scope.writerLock.withLock { () -> Bool in
             // Under the lock that `close()` takes to collect: either this
             // entry is collected, or the scope is seen closed here.
@@ -445,8 +462,7 @@ extension Container {
             return true
         }
         if !tracked {
-            pending.abandon()
-            return definition.error(.closed, path: path())
+            return (definition.error(.closed, path: path()), pending)
         }
         return nil
     }
@@ -460,9 +476,30 @@ extension Container {
     func publishOrAbandon<T>(box: UnsafeRawPointer, of definition: Definition<T>, path: @autoclosure () -> [String]) throws(ResolutionError) {
         guard isClosed else { return }
         if let retracted = definition.retractShared(box) {
-            PendingDisposal(order: 0, of: definition, boxed: retracted).abandon()
+            definition.abandonRetracted(retracted)
         }
         throw definition.error(.closed, path: path())
+    }
+}
+
+extension Definition {
+    /// Disposes the `.shared` or scope-local instance in `box`, which the
+    /// caller took back from this registration (`retractShared`) and so
+    /// holds alone: one created while its owner closed (`publishOrAbandon`),
+    /// or one a failed resolve takes back because its `onResolved` callbacks
+    /// did not all run. Its owner's `close()` takes instances from the box
+    /// and can no longer find it, though its factory ran (it may have opened
+    /// a transaction); whichever of the two takes the box disposes it, so
+    /// it is disposed exactly once. On a task of its own: a disposer may be
+    /// async, and the failing resolve does not wait for it. One with nothing
+    /// to dispose it (no `onDispose`, no `Disposable` conformance) is only
+    /// retired, as `close()` only keeps it.
+    func abandonRetracted(_ box: consuming InstanceBox) {
+        guard hasDisposers || DisposableConformance.mayConform(boxed: box, as: T.self) else {
+            Reclamation.retireAndPoll(box)
+            return
+        }
+        PendingDisposal(order: 0, of: self, boxed: box).abandon()
     }
 }
 

@@ -195,18 +195,25 @@ extension Container {
         return instance
     }
 
-    /// A new `.new` or `.graph` instance's hooks: queues its `onResolved`
-    /// callbacks, and hands it to the nearest scope for disposal if it has
-    /// disposers. Out of line and not throwing (a failure to track is thrown
+    /// A new `.new` or `.graph` instance's hooks: hands it to the nearest
+    /// scope for disposal if it has disposers, and queues its `onResolved`
+    /// callbacks. Out of line and not throwing (a failure to track is thrown
     /// when the outermost resolve finishes), so that `construct` stays as
     /// small as it was before disposal existed: a throwing call here made
     /// the optimiser stop inlining it, which cost S1 about 30 instructions.
+    ///
+    /// An instance refused for want of an owner is disposed when the
+    /// outermost resolve fails, not here: until then the factory that asked
+    /// for it may still be using it. Its callbacks are not queued: the
+    /// failure, queued first, ends the resolve before they would run.
     @usableFromInline
     func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver, context: ResolutionContext) {
-        context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
-        if hooks.hasDisposers, let failure = trackForDisposal(instance, of: definition, path: context.pathText) {
-            context.deferFailure(failure, of: definition)
+        if hooks.hasDisposers,
+           let refused = trackForDisposal(instance, of: definition, path: context.pathText, captor: context.innermostSingleton()) {
+            context.deferFailure(refused.failure, of: definition, disposing: refused.disposal)
+            return
         }
+        context.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
     }
 
     /// Calls the factory, turning what it throws into a `ResolutionError`.

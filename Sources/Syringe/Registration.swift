@@ -44,7 +44,11 @@ public struct Registration<T>: Sendable {
     /// holding a `.scoped` one, and the nearest scope for a `.new` or `.graph`
     /// one (resolving such an instance where no scope is is a
     /// `ResolutionError`, as is a `.weak` registration with a disposer: nothing
-    /// would ever run it). `close()` runs disposers newest instance first.
+    /// would ever run it; an instance the factory made before the refusal is
+    /// disposed once the resolve has failed). `close()` runs disposers newest
+    /// instance first. A `.shared` or `.scoped` instance that a failed resolve
+    /// takes back, its `onResolved` callbacks not all run, is disposed then,
+    /// on a task of its own, not by `close()`.
     /// Add disposers and callbacks when you register, before scopes use the
     /// registration: a scope takes a `.scoped` registration's disposers and
     /// callbacks when it first resolves it, so one added later reaches the

@@ -180,7 +180,8 @@ final class ResolutionContext {
         let definition: AnyDefinition
         let run: () throws -> Void
         /// Takes a `.shared` or `.weak` instance back when its callbacks
-        /// could not all run (see `abandon`); nil for the other scopes.
+        /// could not all run (see `abandon`), or disposes an instance that
+        /// had no owner (see `deferFailure`); nil otherwise.
         let undo: ((ResolutionContext) -> Void)?
         /// For callbacks: the registrations on the path to the instance when
         /// it was made, outermost first, the instance's own last. The path
@@ -645,9 +646,12 @@ final class ResolutionContext {
 
     /// Queues `failure` to be thrown when the outermost resolve finishes: for
     /// a failure found where throwing at once would cost the resolve path
-    /// (see `Container.applyHooks`). The resolve fails all the same.
-    func deferFailure(_ failure: ResolutionError, of definition: AnyDefinition) {
-        pending.append(PendingHook(definition: definition, run: { throw failure }, undo: nil))
+    /// (see `Container.applyHooks`). The resolve fails all the same, and
+    /// `disposal`, the refused instance's, runs as its undo: whether this
+    /// entry throws or the resolve fails before it (`abandon`), exactly once,
+    /// when no factory of the resolve can be using the instance any more.
+    func deferFailure(_ failure: ResolutionError, of definition: AnyDefinition, disposing disposal: PendingDisposal) {
+        pending.append(PendingHook(definition: definition, run: { throw failure }, undo: { _ in disposal.abandon() }))
         hasDeferredWork = true
     }
 
@@ -685,7 +689,9 @@ final class ResolutionContext {
     /// Ends a failed outermost resolve: every `.shared` or `.weak` instance it
     /// published whose `onResolved` callbacks have not all run (`pending`
     /// from `start` on) is taken back, so that no later resolve returns a
-    /// half-configured object. Then resets.
+    /// half-configured object (and disposed, if it has disposers: see
+    /// `Definition.abandonRetracted`), and every `.new` or `.graph` instance
+    /// refused for want of an owner is disposed. Then resets.
     @usableFromInline
     func abandon(from start: Int = 0) {
         for hook in pending[start...] {

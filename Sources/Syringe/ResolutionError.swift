@@ -43,7 +43,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case closed
         /// The registration has `onDispose` disposers, and
         /// nothing would run them: a `.new` or `.graph` instance resolved
-        /// where no scope is, or a `.weak` one, which nobody owns.
+        /// where no scope is, or a `.weak` one, which nobody owns. A `.shared`
+        /// or `.weak` factory resolves from the container it is registered
+        /// in, above every scope: when one asked for the instance, the
+        /// description names it as the cause. An instance its factory made
+        /// all the same is disposed, on a task of its own, once the resolve
+        /// has failed.
         case disposerWithoutOwner(scope: Scope)
         /// The registration has an async factory, and was resolved
         /// synchronously: resolve it with `await` (`resolveAsync`, or
@@ -90,10 +95,16 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         let unlistedSuggestions: Int
         /// `.factoryFailed` from an `onResolved` callback, not the factory.
         let byCallback: Bool
+        /// For `.disposerWithoutOwner` of a `.new` or `.graph` instance: the
+        /// `.shared` or `.weak` registration whose factory asked for it
+        /// (see `capturedBy(_:)`). Kept out of `Reason`, which is public:
+        /// only the text needs it.
+        let captor: Captor?
 
         init(reason: Reason, type: Any.Type, name: String?, argumentTypes: [String], path: [String],
-             suggestions: [String], unlistedSuggestions: Int, byCallback: Bool = false) {
+             suggestions: [String], unlistedSuggestions: Int, byCallback: Bool = false, captor: Captor? = nil) {
             self.byCallback = byCallback
+            self.captor = captor
             self.reason = reason
             self.type = type
             self.name = name
@@ -113,6 +124,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                           path: path, suggestions: suggestions, unlistedSuggestions: unlistedSuggestions)
     }
 
+    /// A `.shared` or `.weak` registration, as the description names it.
+    private struct Captor: Sendable {
+        let name: String
+        let scope: Scope
+    }
+
     private init(storage: Storage) {
         self.storage = storage
     }
@@ -129,9 +146,25 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         with(reason: reason, path: path, byCallback: true)
     }
 
+    /// This `.disposerWithoutOwner` error of a `.new` or `.graph` instance
+    /// asked for by `captor`'s factory, a `.shared` or `.weak` registration
+    /// (the innermost on the path): the description names it as the cause.
+    /// Such a factory resolves from the container it is registered in, above
+    /// every scope, so "resolve it from a scope" would be no advice: the
+    /// caller may well have.
+    func capturedBy(_ captor: AnyDefinition) -> ResolutionError {
+        with(reason: reason, path: path, byCallback: storage.byCallback,
+             captor: Captor(name: captor.stepText, scope: captor.kind == .weak ? .weak : .shared))
+    }
+
     private func with(reason: Reason, path: [String], byCallback: Bool) -> ResolutionError {
+        with(reason: reason, path: path, byCallback: byCallback, captor: storage.captor)
+    }
+
+    private func with(reason: Reason, path: [String], byCallback: Bool, captor: Captor?) -> ResolutionError {
         ResolutionError(storage: Storage(reason: reason, type: type, name: name, argumentTypes: argumentTypes, path: path,
-                                         suggestions: suggestions, unlistedSuggestions: unlistedSuggestions, byCallback: byCallback))
+                                         suggestions: suggestions, unlistedSuggestions: unlistedSuggestions, byCallback: byCallback,
+                                         captor: captor))
     }
 
     /// The requested service as the description prints it, e.g. `Animal named "Cat"`.
@@ -182,6 +215,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             if scope == .weak {
                 text += "it has an onDispose disposer, and a .weak instance has no owner to run it. "
                     + "Register it .scoped or .shared."
+            } else if let captor = storage.captor {
+                text += "it is registered .\(scope) with an onDispose disposer, and \(captor.name), registered .\(captor.scope), "
+                    + "depends on it: a .\(captor.scope) factory resolves from the container it is registered in, "
+                    + "where no scope is to run the disposer, whichever scope it was first resolved from. "
+                    + "Register \(captor.name) .scoped or .new, or register \(TypeName.of(type)) .shared."
             } else {
                 text += "it is registered .\(scope) with an onDispose disposer, and no scope is on the path "
                     + "to run it. Resolve it from a scope (`makeScope()`, `withScope`), or register it .scoped or .shared."

@@ -90,7 +90,8 @@ extension Container {
     /// `onResolved` callbacks run (they run when the outermost resolve has
     /// built the whole graph). If that resolve fails before they have all
     /// run, the instance is taken back, so that the next resolve creates it
-    /// anew instead of returning a half-configured object.
+    /// anew instead of returning a half-configured object, and disposed if
+    /// it has disposers (see `retraction`).
     @usableFromInline
     func createShared<T>(_ definition: Definition<T>, holder: Container, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
         try claiming(definition, context: context) { () throws(ResolutionError) -> T in
@@ -189,11 +190,14 @@ extension Container {
     }
 
     /// What a failed outermost resolve does with a `.shared` instance it
-    /// published in `box` (see `createShared`): takes it back.
+    /// published in `box` (see `createShared`): takes it back, and disposes
+    /// it, as its owner's `close()` can no longer (see
+    /// `Definition.abandonRetracted`). Unless something took it first:
+    /// `close()`, which disposes it itself, or `releaseSharedInstances()`.
     private static func retraction<T>(of definition: Definition<T>, box: UnsafeRawPointer) -> (ResolutionContext) -> Void {
         { _ in
             if let retracted = definition.retractShared(box) {
-                Reclamation.retireAndPoll(retracted)
+                definition.abandonRetracted(retracted)
             }
         }
     }

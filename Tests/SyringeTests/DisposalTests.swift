@@ -552,7 +552,204 @@ struct DisposalTests {
             #expect(error.description.contains("the scope's body had failed first"))
         }
     }
+    // MARK: Instances made and then refused or taken back
+
+    @Test("a .new or .graph instance with a disposer resolved where no scope is, though refused, is disposed once", arguments: [Scope.new, .graph])
+    func refusedInstanceIsDisposed(scope kind: Scope) async throws {
+        let log = DisposalLog()
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self, in: kind) { _ in Tracked(counter) }
+            .onDispose { tracked in log.record("sync \(tracked.serial)") }
+        app.register(type: Tracked.self, name: "async", in: kind) { (_: Resolver) async in Tracked(counter) }
+            .onDispose { tracked async in log.record("async \(tracked.serial)") }
+        expectResolutionError(.disposerWithoutOwner(scope: kind)) { try app.tryResolve(type: Tracked.self) }
+        // The synchronous registration through the async engine, then the async one.
+        await expectAsyncResolutionError(.disposerWithoutOwner(scope: kind)) { try await app.resolveAsync(type: Tracked.self) }
+        await expectAsyncResolutionError(.disposerWithoutOwner(scope: kind)) {
+            try await app.resolveAsync(type: Tracked.self, name: "async")
+        }
+        #expect(counter.created == 3)
+        #expect(try await settledDisposals(in: log, count: 3).sorted() == ["async 3", "sync 1", "sync 2"])
+        #expect(afterReclamation { counter.alive == 0 })
+    }
+
+    @Test("a refused instance is disposed only once the resolve has failed: the factory that asked for it may use it until then")
+    func refusedInstanceOutlivesTheFactoryThatAskedForIt() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
+            .onDispose { tracked in log.record("disposed \(tracked.serial)") }
+        app.register(type: Dependent<Tracked>.self, in: .new) { r in
+            let tracked = try r.resolve(type: Tracked.self)
+            log.record("used \(tracked.serial)")
+            return Dependent(tracked)
+        }
+        expectResolutionError(.disposerWithoutOwner(scope: .new)) { try app.tryResolve(type: Dependent<Tracked>.self) }
+        #expect(try await settledDisposals(in: log, count: 2) == ["used 1", "disposed 1"])
+    }
+
+    @Test("a refused instance gets no onResolved callbacks, sync and async")
+    func refusedInstanceIsNotConfigured() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }
+            .onResolved { _, tracked in log.record("configured sync \(tracked.serial)") }
+            .onDispose { tracked in log.record("disposed sync \(tracked.serial)") }
+        app.register(type: Tracked.self, name: "async", in: .new) { (_: Resolver) async in Tracked(Counter()) }
+            .onResolved { _, tracked in log.record("configured async \(tracked.serial)") }
+            .onDispose { tracked in log.record("disposed async \(tracked.serial)") }
+        // The async factory catches the failure and goes on: the resolve succeeds.
+        app.register(type: RefusalCatcher.self, in: .new) { (r: Resolver) async in
+            _ = try? await r.resolve(type: Tracked.self, name: "async")
+            return RefusalCatcher()
+        }
+        expectResolutionError(.disposerWithoutOwner(scope: .new)) { try app.tryResolve(type: Tracked.self) }
+        _ = try await app.resolveAsync(type: RefusalCatcher.self)
+        #expect(try await settledDisposals(in: log, count: 2).sorted() == ["disposed async 1", "disposed sync 1"])
+    }
+
+    @Test("a .scoped instance a failed resolve takes back is disposed, once, and the one made anew by the scope's close (sync)")
+    func retractedScopedInstanceIsDisposed() async throws {
+        let log = DisposalLog()
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(counter) }
+            .onResolved { _, _ in }
+            .onDispose { tracked in log.record("\(tracked.serial)") }
+        app.register(type: Dependent<Tracked>.self, in: .new) { r in
+            let tracked = try r.resolve(type: Tracked.self)
+            _ = try r.resolve(type: NeverRegistered.self)   // fails after opening the transaction
+            return Dependent(tracked)
+        }
+        let scope = app.makeScope()
+        expectResolutionError(.notRegistered) { try scope.tryResolve(type: Dependent<Tracked>.self) }
+        #expect(try scope.tryResolve(type: Tracked.self).serial == 2)
+        try await scope.close()
+        #expect(counter.created == 2)
+        #expect(try await settledDisposals(in: log, count: 2).sorted() == ["1", "2"])
+    }
+
+    @Test("an async .scoped instance whose own onResolved threw is disposed, once, and the one made anew by the scope's close")
+    func retractedAsyncScopedInstanceIsDisposed() async throws {
+        let log = DisposalLog()
+        let counter = Counter()
+        let failing = Atomic(true)
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { (_: Resolver) async in Tracked(counter) }
+            .onResolved { _, _ in
+                if failing.load(ordering: .relaxed) { throw Failure(code: 21) }
+            }
+            .onDispose { tracked async in log.record("\(tracked.serial)") }
+        let scope = app.makeScope()
+        await expectAsyncResolutionError(.factoryFailed(Failure(code: 21))) { try await scope.resolveAsync(type: Tracked.self) }
+        failing.store(false, ordering: .relaxed)
+        #expect(try await scope.resolveAsync(type: Tracked.self).serial == 2)
+        try await scope.close()
+        #expect(counter.created == 2)
+        #expect(try await settledDisposals(in: log, count: 2).sorted() == ["1", "2"])
+    }
+
+    @Test("a .shared instance a failed resolve takes back is disposed, once, by onDispose or its own conformance; the container's close disposes the next",
+          arguments: [false, true])
+    func retractedSharedInstanceIsDisposed(async: Bool) async throws {
+        let log = DisposalLog()
+        let failing = Atomic(true)
+        let made = Atomic(0)
+        let app = Container()
+        let configure: @Sendable (Resolver, SyncResource) throws -> Void = { _, _ in
+            if failing.load(ordering: .relaxed) { throw Failure(code: 21) }
+        }
+        if async {
+            app.register(type: SyncResource.self) { (_: Resolver) async in
+                SyncResource("conformance \(made.add(1, ordering: .relaxed).newValue)", log: log)
+            }
+            .onResolved(configure)
+        } else {
+            app.register(type: SyncResource.self) { _ in SyncResource("conformance \(made.add(1, ordering: .relaxed).newValue)", log: log) }
+                .onResolved(configure)
+                .onDispose { resource in log.record("onDispose \(resource.name.split(separator: " ").last!)") }
+        }
+        // Twice, the synchronous registration once through each engine.
+        await expectAsyncResolutionError(.factoryFailed(Failure(code: 21))) { try await app.resolveAsync(type: SyncResource.self) }
+        if async {
+            await expectAsyncResolutionError(.factoryFailed(Failure(code: 21))) { try await app.resolveAsync(type: SyncResource.self) }
+        } else {
+            expectResolutionError(.factoryFailed(Failure(code: 21))) { try app.tryResolve(type: SyncResource.self) }
+        }
+        failing.store(false, ordering: .relaxed)
+        _ = try await app.resolveAsync(type: SyncResource.self)
+        try await app.close()
+        #expect(made.load(ordering: .relaxed) == 3)
+        let expected = async
+            ? ["conformance 1", "conformance 2", "conformance 3"]
+            : ["conformance 1", "conformance 2", "conformance 3", "onDispose 1", "onDispose 2", "onDispose 3"]
+        #expect(try await settledDisposals(in: log, count: expected.count).sorted() == expected)
+    }
+
+    @Test("an instance the scope's close took during the resolve that then fails is disposed by the close alone")
+    func retractionAfterTheCloseDisposesNothing() async throws {
+        let log = DisposalLog()
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(Counter()) }
+            .onResolved { _, _ in }
+            .onDispose { tracked in log.record("\(tracked.serial)") }
+        let scope = app.makeScope()
+        app.register(type: RefusalCatcher.self, in: .new) { (r: Resolver) async throws in
+            _ = try await r.resolve(type: Tracked.self)
+            try await scope.close()
+            throw Failure(code: 22)
+        }
+        await expectAsyncResolutionError(.factoryFailed(Failure(code: 22))) { try await scope.resolveAsync(type: RefusalCatcher.self) }
+        #expect(try await settledDisposals(in: log, count: 1) == ["1"])
+    }
+
+    @Test("a .shared factory resolving a .new instance with a disposer names the singleton as the cause, not a missing scope")
+    func singletonCapturingATransientWithADisposer() async throws {
+        let app = Container()
+        app.register(type: Tracked.self, in: .new) { _ in Tracked(Counter()) }.onDispose { _ in }
+        app.register(type: Dependent<Tracked>.self) { r in Dependent(try r.resolve(type: Tracked.self)) }
+        app.register(type: Dependent<Tracked>.self, name: "async") { (r: Resolver) async throws in
+            Dependent(try await r.resolve(type: Tracked.self))
+        }
+        let scope = app.makeScope()
+        let sync = try #require(expectResolutionError(.disposerWithoutOwner(scope: .new)) {
+            try scope.tryResolve(type: Dependent<Tracked>.self)
+        })
+        let async = try #require(await expectAsyncResolutionError(.disposerWithoutOwner(scope: .new)) {
+            try await scope.resolveAsync(type: Dependent<Tracked>.self, name: "async")
+        })
+        for error in [sync, async] {
+            #expect(!error.description.contains("Resolve it from a scope"))
+            #expect(error.description.contains("registered .shared, depends on it"))
+            #expect(error.description.contains("Dependent<Tracked>"))
+            #expect(error.localizedDescription == error.description)
+        }
+        // Without a singleton on the path, the advice stays.
+        let plain = try #require(expectResolutionError(.disposerWithoutOwner(scope: .new)) { try app.tryResolve(type: Tracked.self) })
+        #expect(plain.description.contains("Resolve it from a scope"))
+    }
 }
+
+/// Never registered: resolving it fails a resolve after what came before it
+/// was made.
+struct NeverRegistered: Sendable {}
+
+/// What an async factory returns after catching a failed resolve, or
+/// before throwing one of its own.
+struct RefusalCatcher: Sendable {}
+
+/// What `log` holds once it has `count` entries, waiting for disposals that
+/// run on a task of their own (bounded: at most about ten seconds), then a
+/// little longer, so that a disposer run twice shows.
+func settledDisposals(in log: DisposalLog, count: Int) async throws -> [String] {
+    for _ in 0..<2_000 where log.all.count < count {
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    try await Task.sleep(for: .milliseconds(20))
+    return log.all
+}
+
 
 /// An `AsyncDisposable` whose `dispose()` checks cancellation.
 final class CancellationCheckingResource: AsyncDisposable, Sendable {
