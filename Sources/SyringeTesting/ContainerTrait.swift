@@ -3,7 +3,8 @@ public import Testing
 
 /// A Swift Testing trait that runs each test with its own fresh
 /// `Container.shared`, so tests that register into the shared container can
-/// run in parallel without seeing each other's registrations.
+/// run in parallel without seeing each other's registrations. The container
+/// is closed when the test ends, disposing its `.shared` instances.
 ///
 /// ```swift
 /// @Test(.freshContainer)
@@ -26,19 +27,38 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
     /// Runs `function` with `Container.shared` bound to a new container,
-    /// configured by the trait's closure. The closure runs with it bound
-    /// too, so that what it builds at once (an assembly's `loaded`) injects
-    /// from the test's container, not the default one. Swift Testing calls this.
+    /// configured by the trait's closure, and closes that container when the
+    /// test ends, however it ends: its `.shared` instances are disposed, as
+    /// at the app's shutdown, and a disposer that throws fails the test. The
+    /// closure runs with it bound too, so that what it builds at once (an
+    /// assembly's `loaded`) injects from the test's container, not the
+    /// default one. Swift Testing calls this.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
         let container = Container()
-        try await Container.$shared.withValue(container) {
-            configure(container)
-            try await function()
+        let outcome: Result<Void, any Error>
+        do {
+            try await Container.$shared.withValue(container) {
+                configure(container)
+                try await function()
+            }
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
         }
+        // After a failing test too: what it opened is closed all the same.
+        // The test's own failure is the one reported; a disposal failure only
+        // fails a test that passed.
+        do {
+            try await container.close()
+        } catch {
+            try outcome.get()
+            throw error
+        }
+        try outcome.get()
     }
 }
 

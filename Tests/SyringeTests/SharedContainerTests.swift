@@ -238,6 +238,48 @@ struct ContainerTraitTests {
         #expect(SCUsesShared().manager === test.resolve(type: SCManager.self))
     }
 
+    @Test(".freshContainer closes the test's container when the test ends: its .shared instances are disposed")
+    func freshContainerClosesItsContainer() async throws {
+        let disposed = Locked<[String]>([])
+        let seen = Locked<Container?>(nil)
+        let trait = ContainerTrait.freshContainer
+        try await trait.provideScope(for: Test.current!, testCase: nil) {
+            seen.withLock { $0 = Container.shared }
+            Container.shared.register(type: SCManager.self) { _ in SCManager("held") }
+                .onDispose { manager in disposed.withLock { $0.append(manager.label) } }
+            _ = Container.shared.resolve(type: SCManager.self)
+            #expect(disposed.withLock { $0 }.isEmpty)
+        }
+        #expect(disposed.withLock { $0 } == ["held"])
+        let container = try #require(seen.withLock { $0 })
+        expectResolutionError(.closed) { try container.tryResolve(type: SCManager.self) }
+    }
+
+    @Test("a test that fails keeps its own failure; its container is closed all the same, and a disposer's failure fails a test that passed")
+    func failingTestsAndDisposers() async throws {
+        struct TestFailure: Error {}
+        struct DisposerFailure: Error {}
+        let disposed = Locked(0)
+        let trait = ContainerTrait.freshContainer
+        await #expect(throws: TestFailure.self) {
+            try await trait.provideScope(for: Test.current!, testCase: nil) {
+                Container.shared.register(type: SCManager.self) { _ in SCManager("held") }
+                    .onDispose { _ in disposed.withLock { $0 += 1 }; throw DisposerFailure() }
+                _ = Container.shared.resolve(type: SCManager.self)
+                throw TestFailure()
+            }
+        }
+        #expect(disposed.withLock { $0 } == 1)
+        await #expect(throws: DisposalError.self) {
+            try await trait.provideScope(for: Test.current!, testCase: nil) {
+                Container.shared.register(type: SCManager.self) { _ in SCManager("held") }
+                    .onDispose { _ in disposed.withLock { $0 += 1 }; throw DisposerFailure() }
+                _ = Container.shared.resolve(type: SCManager.self)
+            }
+        }
+        #expect(disposed.withLock { $0 } == 2)
+    }
+
     @Test(".container { } configures the test's container", .container { c in
         c.register(type: SCManager.self) { _ in SCManager("configured") }
         c.register(type: SCKey.self, name: "k") { _ in SCKey(value: 7) }
