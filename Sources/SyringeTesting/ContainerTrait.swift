@@ -18,10 +18,18 @@ public import Testing
 /// ```
 public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
     private let configure: @Sendable (Container) -> Void
+    /// Whether, inside a suite whose trait gave the test a container, it
+    /// configures that one rather than making its own (`.container { … }`).
+    private let addsToEnclosing: Bool
 
-    init(configure: @escaping @Sendable (Container) -> Void) {
+    init(addsToEnclosing: Bool = false, configure: @escaping @Sendable (Container) -> Void) {
+        self.addsToEnclosing = addsToEnclosing
         self.configure = configure
     }
+
+    /// The container a trait made for the test running: what a test's own
+    /// `.container { … }` adds to.
+    @TaskLocal private static var enclosing: Container?
 
     /// Applied to a suite, the trait gives every test in it a container of its own.
     public var isRecursive: Bool { true }
@@ -38,12 +46,20 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
+        if addsToEnclosing, let enclosing = Self.enclosing {
+            // The enclosing trait's scope binds it, and closes it.
+            configure(enclosing)
+            try await function()
+            return
+        }
         let container = Container()
         let outcome: Result<Void, any Error>
         do {
             try await Container.$shared.withValue(container) {
-                configure(container)
-                try await function()
+                try await Self.$enclosing.withValue(container) {
+                    configure(container)
+                    try await function()
+                }
             }
             outcome = .success(())
         } catch {
@@ -74,11 +90,21 @@ extension Trait where Self == ContainerTrait {
 
     /// Runs the test with a `Container.shared` of its own, set up by `configure`.
     ///
+    /// On a test (or suite) inside a suite whose trait gives each test a
+    /// container (`.freshContainer`, `.container`), it adds to that one:
+    /// the suite's registrations first, then these, which replace what they
+    /// register again. `.freshContainer` and `.container(startingFrom:)`
+    /// always start a container of their own.
+    ///
     /// ```swift
-    /// @Test(.container { $0.register { _ in FakeAPI() as API } }) func usesFake() { ... }
+    /// @Suite(.container { $0.register { _ in FakeAPI() as API } })
+    /// struct ProfileTests {
+    ///     @Test(.container { $0.register { _ in FakeClock() as Clock } })
+    ///     func expires() { ... }   // FakeAPI and FakeClock
+    /// }
     /// ```
     public static func container(_ configure: @escaping @Sendable (Container) -> Void) -> Self {
-        ContainerTrait(configure: configure)
+        ContainerTrait(addsToEnclosing: true, configure: configure)
     }
 
     /// Runs the test with a `Container.shared` of its own, registered by the

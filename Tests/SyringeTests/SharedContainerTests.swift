@@ -356,3 +356,36 @@ struct ConfiguredContainerSuiteTests {
     @Test("second test sees the suite's configuration in a container of its own")
     func second() throws { try check() }
 }
+
+@Suite("ContainerTrait inside a suite's", .container { c in
+    c.register(type: SCKey.self) { _ in SCKey(value: 1) }
+    c.register(type: SCManager.self) { _ in SCManager("suite") }
+})
+struct ContainerTraitNestingTests {
+    @Test("a test's .container { } adds to its suite's container: the suite's registrations, then the test's", .container { c in
+        c.register(type: SCManager.self) { _ in SCManager("test") }
+    })
+    func containerAddsToTheSuites() {
+        #expect(Container.shared.isRegistered(type: SCKey.self), "the suite's registration is gone")
+        #expect(Container.shared.resolve(type: SCKey.self).value == 1)
+        #expect(Container.shared.resolve(type: SCManager.self).label == "test")
+    }
+
+    @Test("a test without a trait of its own gets the suite's container")
+    func suitesAlone() {
+        #expect(Container.shared.resolve(type: SCManager.self).label == "suite")
+    }
+
+    @Test(".freshContainer inside it is empty all the same", .freshContainer)
+    func freshStaysEmpty() {
+        #expect(!Container.shared.isRegistered(type: SCKey.self))
+    }
+
+    @Test(".container(startingFrom:) inside it starts from its wiring alone", .container(startingFrom: { c in
+        c.register(type: SCManager.self) { _ in SCManager("wiring") }
+    }))
+    func startingFromIsItsOwn() {
+        #expect(!Container.shared.isRegistered(type: SCKey.self))
+        #expect(Container.shared.resolve(type: SCManager.self).label == "wiring")
+    }
+}
