@@ -348,15 +348,20 @@ extension Container {
     }
 
     /// Whether `container` is this container or one of its ancestors.
+    /// Walked unretained, as `nearestScope` is: each container holds its
+    /// parent, and the caller this one (a retained walk was a retain and a
+    /// release per step, on a request's first resolve of each `.scoped`
+    /// registration).
     private func isSelfOrAncestor(_ container: Container) -> Bool {
-        var current: Container? = self
-        while let candidate = current {
-            if candidate === container {
-                return true
+        let wanted = Unmanaged.passUnretained(container).toOpaque()
+        var current = Unmanaged.passUnretained(self)
+        while current.toOpaque() != wanted {
+            guard let parent = current._withUnsafeGuaranteedRef({ $0.parent.map { Unmanaged.passUnretained($0) } }) else {
+                return false
             }
-            current = candidate.parent
+            current = parent
         }
-        return false
+        return true
     }
 
     /// Installs `copy`, a new scope-local copy, moving the caller's

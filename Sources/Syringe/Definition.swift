@@ -366,7 +366,8 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         // `ScopeLocalPool`). Only for a copy under the registration's own
         // key: one under a key of its own (`ScopeLocalCopy`) is never
         // given back, as a pooled copy keeps the key it was made with.
-        if key == self.key, let reused = extras?.pool.take() {
+        // By signature alone: a key of its own has one no registration has.
+        if key.signature == self.key.signature, let reused = extras?.pool.take() {
             // Consumed, not copied: a copy was a retain and a release more.
             let copy = unsafeDowncast(consume reused, to: Definition<T>.self)
             copy.takeHooks(of: self)
