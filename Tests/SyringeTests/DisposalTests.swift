@@ -750,7 +750,6 @@ func settledDisposals(in log: DisposalLog, count: Int) async throws -> [String] 
     return log.all
 }
 
-
 /// An `AsyncDisposable` whose `dispose()` checks cancellation.
 final class CancellationCheckingResource: AsyncDisposable, Sendable {
     let disposed = Atomic(false)
