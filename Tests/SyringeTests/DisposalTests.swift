@@ -695,7 +695,8 @@ struct DisposalTests {
             .onResolved { _, _ in }
             .onDispose { tracked in log.record("\(tracked.serial)") }
         let scope = app.makeScope()
-        app.register(type: RefusalCatcher.self, in: .new) { (r: Resolver) async throws in
+        // Unowned: the scope holds the container that holds this factory.
+        app.register(type: RefusalCatcher.self, in: .new) { [unowned scope] (r: Resolver) async throws in
             _ = try await r.resolve(type: Tracked.self)
             try await scope.close()
             throw Failure(code: 22)
