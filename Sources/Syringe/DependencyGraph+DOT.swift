@@ -49,12 +49,14 @@ extension DependencyGraph {
         }
     }
 
-    /// A DOT string literal: quotes and backslashes escaped, newlines as `\n`,
+    /// A DOT string literal: quotes and backslashes escaped, `&` as `&amp;`
+    /// (Graphviz reads entities in labels: a name holding `&amp;` showed as
+    /// `&`), newlines as `\n`,
     /// other control characters as `visible` writes them: Graphviz rejects
     /// a NUL in a string, and copies the others into its SVG, where most
     /// are not XML at all.
     private static func dotQuoted(_ text: String) -> String {
-        "\"" + escaped(visible(text), ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r\n": "\\n", "\r": "\\n"]) + "\""
+        "\"" + escaped(visible(text), ["\"": "\\\"", "\\": "\\\\", "&": "&amp;", "\n": "\\n", "\r\n": "\\n", "\r": "\\n"]) + "\""
     }
 
     /// `text` with each character that a drawing would hide or choke on

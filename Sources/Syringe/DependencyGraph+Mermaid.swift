@@ -39,7 +39,7 @@ extension DependencyGraph {
     /// other control characters as `visible` writes them (a browser shows
     /// nothing or `�` for them, and an SVG file with one is not XML).
     private static func mermaidQuoted(_ text: String) -> String {
-        "\"" + escaped(visible(text), ["\"": "#quot;", "#": "#35;", "<": "#lt;", ">": "#gt;", "\n": "<br/>", "\r\n": "<br/>", "\r": "<br/>"]) + "\""
+        "\"" + escaped(visible(text), ["\"": "#quot;", "#": "#35;", "&": "#38;", "<": "#lt;", ">": "#gt;", "\n": "<br/>", "\r\n": "<br/>", "\r": "<br/>"]) + "\""
     }
 
     /// The class of each kind of node (`Node.styleClass`), in the order

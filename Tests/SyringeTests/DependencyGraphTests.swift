@@ -140,6 +140,18 @@ private func exampleWiring() -> Container {
         #expect(svg.contains("<svg"))
         #expect(svg.contains("TodoHandler"))
         #expect(svg.contains(#"nul \u{0} escape \u{1B} separator \u{2028} nonchar \u{FFFE}"#))
+        // An entity in a name is shown as written, not decoded: SVG escapes
+        // the `&` of the text "R&amp;D" once, as `&amp;amp;`.
+        app.register(type: Database.self, name: "R&amp;D & co") { _ in Database() }
+        #expect(try runDot(app.dependencyGraph().dot()).contains("R&amp;amp;D &amp; co"))
+    }
+
+    @Test func ampersandsInNamesAreWrittenAsThemselves() {
+        let app = Container()
+        app.register(type: Database.self, name: "R&amp;D & co") { _ in Database() }
+        let graph = app.dependencyGraph()
+        #expect(graph.dot().contains(#"n0 [label="Database[\"R&amp;amp;D &amp; co\"]\n.shared""#))
+        #expect(graph.mermaid().contains(#"n0["Database[#quot;R#38;amp;D #38; co#quot;]<br/>.shared"]"#))
     }
 
     @Test func noMermaidClassIsAMermaidKeyword() throws {
