@@ -272,6 +272,21 @@ final class ValidationPass {
         return MainActorCheck.isCurrent ? nil : .isolatedToMainActor
     }
 
+    /// The scope `definition` is registered in when its disposers would
+    /// have no owner, resolved from `resolving`, as its resolve reports it:
+    /// a `.weak` one always (nobody owns it), a `.new` or `.graph` one where
+    /// no scope is (a singleton's creation above every scope); else nil.
+    func ownerlessScope(of definition: AnyDefinition, resolvingFrom resolving: Container) -> Scope? {
+        let scopeless = resolving.nearestScope == nil
+        let ownerless: Scope? = switch definition.kind {
+        case .weak: .weak
+        case .new where scopeless: .new
+        case .graph where scopeless: .graph
+        default: nil
+        }
+        return ownerless != nil && definition.hasDisposers ? ownerless : nil
+    }
+
     /// Closes the pass's scopes, disposing what it made there; what the
     /// disposers threw, unless one is async (see `closeSynchronously`).
     func closeScopesSynchronously() -> [DisposalError.Failure] {
@@ -401,12 +416,12 @@ final class ValidationPass {
             // An alias of an initialiser is walked as its target, the
             // registration its resolve produces: that one's own root.
             guard root.parameters != nil else { continue }
-            if definition.kind == .weak && definition.hasDisposers {
-                // As its resolve does, before running anything: shared by
-                // whoever holds it, nobody would dispose it.
-                add(definition.error(.disposerWithoutOwner(scope: .weak), path: [definition.stepText]))
-            }
             let resolving = container(resolving: definition, heldBy: root.holder, from: scope)
+            // As its resolve does, before running anything (only a `.weak`
+            // root: the others resolve from the pass's scope or their holder).
+            if let ownerless = ownerlessScope(of: definition, resolvingFrom: resolving) {
+                add(definition.error(.disposerWithoutOwner(scope: ownerless), path: [definition.stepText]))
+            }
             walk.visit(definition, heldBy: root.holder, resolvingFrom: resolving, captor: definition.isSingleton ? definition : nil,
                        path: [definition], isAsync: definition.isAsync)
         }
@@ -486,8 +501,8 @@ final class ValidationPass {
         /// fails with before its factory runs, or, for a registration that
         /// is not walked, what would make its factory run (a probe).
         /// `scopeless`: a singleton's creation above every scope, where a
-        /// `.scoped` instance is captive and a `.new` or `.graph` one with
-        /// disposers has no owner.
+        /// `.scoped` instance is captive (and a `.new` or `.graph` one with
+        /// disposers has no owner: see `ownerlessScope`).
         private mutating func check(_ found: AnyDefinition, heldBy foundHolder: Container, requester: AnyDefinition,
                                     resolvingFrom resolving: Container, captor: AnyDefinition?, path: [AnyDefinition], isAsync: Bool) {
             let steps = (path + [found]).map(\.stepText)
@@ -501,13 +516,7 @@ final class ValidationPass {
                 pass.add(found.error(reason, path: steps), requester: requester)
                 return
             }
-            let ownerless: Scope? = switch found.kind {
-            case .weak: .weak
-            case .new where scopeless: .new
-            case .graph where scopeless: .graph
-            default: nil
-            }
-            if let ownerless, found.hasDisposers {
+            if let ownerless = pass.ownerlessScope(of: found, resolvingFrom: resolving) {
                 pass.add(found.error(.disposerWithoutOwner(scope: ownerless), path: steps), requester: requester)
             }
             // A singleton that is not autoregistered is a root the pass

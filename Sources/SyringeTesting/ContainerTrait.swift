@@ -53,7 +53,6 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         let container = Container()
-        let outcome: Result<Void, any Error>
         do {
             try await Container.$shared.withValue(container) {
                 try await Self.$enclosing.withValue(container) {
@@ -61,20 +60,13 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
                     try await function()
                 }
             }
-            outcome = .success(())
         } catch {
-            outcome = .failure(error)
-        }
-        // After a failing test too: what it opened is closed all the same.
-        // The test's own failure is the one reported; a disposal failure only
-        // fails a test that passed.
-        do {
-            try await container.close()
-        } catch {
-            try outcome.get()
+            // Closed after a failing test too; its own failure is the one
+            // reported: a disposal failure only fails a test that passed.
+            try? await container.close()
             throw error
         }
-        try outcome.get()
+        try await container.close()
     }
 }
 
