@@ -55,12 +55,15 @@ extension Container {
 
     /// The argument-free registrations of `T`, one per name (a child's
     /// replacing its ancestors'), the root's first, each with its holder.
+    /// Up to the first closed container on the way, as a resolve looks
+    /// them up (see `walkAncestors`): a closed one reads as one without a
+    /// parent.
     func registrations<T>(of type: T.Type) -> [(definition: Definition<T>, holder: Container)] {
         var chain: [Container] = []
         var container: Container? = self
         while let current = container {
             chain.append(current)
-            container = current.parent
+            container = current.isClosedNow ? nil : current.parent
         }
         let wanted = typeIdentity(T.self)
         var found: [(definition: Definition<T>, holder: Container)] = []

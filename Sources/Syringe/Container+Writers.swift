@@ -180,7 +180,7 @@ extension Container {
     public func releaseSharedInstances() {
         writerLock.withLock {
             for definition in registry.live where definition.kind != .scopeLocal {
-                if let box = definition.takeSharedInstance() {
+                if let box = definition.takeSharedInstance(keepingGiven: true) {
                     Reclamation.retire(box)
                 }
             }
@@ -286,7 +286,8 @@ final class ReleaseSharedInstance {
     }
 
     deinit {
-        if let box = definition.takeSharedInstance() {
+        // A given instance too (see `retire`).
+        if let box = definition.takeSharedInstance(keepingGiven: false) {
             Reclamation.retire(box)
         }
     }

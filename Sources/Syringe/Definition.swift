@@ -146,7 +146,10 @@ class AnyDefinition: @unchecked Sendable {
 
     /// Drops a `.shared` instance so the next resolve creates a new one.
     /// Returns the box to retire (readers may still be reading it).
-    func takeSharedInstance() -> AnyObject? { nil }
+    /// `keepingGiven`: not a given one (`register(type:instance:)`), which
+    /// no resolve could create again: `releaseSharedInstances()` keeps it,
+    /// while a retired registration lets it go.
+    func takeSharedInstance(keepingGiven: Bool) -> AnyObject? { nil }
 
     /// Takes the `.shared` (or scope-local) instance for `close()`: what to
     /// dispose it with, and its box, when it has disposers; otherwise its
@@ -583,8 +586,8 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         retiredFlag.load(ordering: .acquiring)
     }
 
-    override func takeSharedInstance() -> AnyObject? {
-        keepsInstance ? nil : takeSharedBox()
+    override func takeSharedInstance(keepingGiven: Bool) -> AnyObject? {
+        keepingGiven && keepsInstance ? nil : takeSharedBox()
     }
 
     override func takeSharedInstanceForClosing(keeping kept: inout KeptBoxes) -> PendingDisposal? {

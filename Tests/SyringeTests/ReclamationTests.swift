@@ -73,6 +73,30 @@ struct ReclamationTests {
         }
     }
 
+    @Test("a given instance goes when remove, a re-registration or removeAll retires it, even if its Registration is kept")
+    func givenInstanceWithRegistrationKept() async {
+        await #expect(processExitsWith: .success) {
+            let c = Container()
+            for retire in [
+                { c.remove(type: Released.self) },
+                { c.register(type: Released.self, instance: Released()) },
+                { c.removeAll() },
+            ] {
+                weak var weakGiven: Released?
+                let registration: Registration<Released>
+                do {
+                    let given = Released()
+                    weakGiven = given
+                    registration = c.register(type: Released.self, instance: given)
+                }
+                require(weakGiven != nil, "the container holds the given instance")
+                retire()
+                require(weakGiven == nil, "the kept Registration kept the given instance alive")
+                _ = registration
+            }
+        }
+    }
+
     @Test("a replaced registration's shared instance and its factory's captures are gone when register returns")
     func replacedAtOnce() async {
         await #expect(processExitsWith: .success) {

@@ -72,6 +72,20 @@ struct ResolveAllTests {
         expectResolutionError(.closed) { try otherChild.tryResolveAll(type: Tracked.self) }
     }
 
+    @Test("the walk stops at a closed ancestor, as a resolve's does: nothing of its ancestors is returned")
+    func closedAncestorInTheMiddle() async throws {
+        let counter = Counter()
+        let root = Container()
+        root.register(type: Tracked.self) { _ in Tracked(counter) }
+        _ = try root.tryResolve(type: Tracked.self)
+        let middle = Container(parent: root)
+        let leaf = Container(parent: middle)
+        try await middle.close()
+        expectResolutionError(.closed) { try leaf.tryResolve(type: Tracked.self) }
+        #expect(try leaf.tryResolveAll(type: Tracked.self).isEmpty)
+        #expect(try await leaf.resolveAllAsync(type: Tracked.self).isEmpty)
+    }
+
     @Test("one instance per registration, named and unnamed, in registration order")
     func registrationOrder() throws {
         let c = Container()
