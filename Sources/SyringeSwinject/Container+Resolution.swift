@@ -174,7 +174,7 @@ extension Container {
     /// a `register`'s producer calls `produce(_:arguments:make:)` itself.
     func produce<Service>(_ entry: ServiceEntry<Service>, arguments: UnsafeRawPointer) -> Service? {
         guard let make = entry.make else {
-            return entry.produceAny(in: self, arguments: arguments, make: nil) as? Service
+            return typed(entry.produceAny(in: self, arguments: arguments, make: nil))
         }
         return produce(entry, arguments: arguments, make: make)
     }

@@ -45,7 +45,7 @@ extension Container: _Resolver {
                 // A wrapper's factory runs later, when the caller's arguments
                 // are gone: it keeps its own copy of them.
                 let copy = (repeat each arguments)
-                return { [unowned self] entry in
+                return { entry in
                     withUnsafePointer(to: copy) { entry.produceAny(in: self, arguments: UnsafeRawPointer($0), make: nil) }
                 }
             })
@@ -67,13 +67,15 @@ extension Container: _Resolver {
         }
         let key = ServiceKey(serviceType: Service.self, argumentsType: argumentsType, name: name, option: option)
         if let entry = findEntry(key) {
-            return produce(entry) as? Service
+            return typed(produce(entry))
         }
         if let wrapper = Service.self as? InstanceWrapper.Type {
             let wrappedKey = ServiceKey(serviceType: wrapper.wrappedType, argumentsType: argumentsType, name: name, option: option)
             let factory: ((GraphIdentifier?) -> Any?)? = findEntry(wrappedKey).map { entry in
                 let produce = later()
-                return { [weak self] graph in self?.resolveWrapped(entry, in: graph, produce) }
+                // Strong, as Swinject's invoker holds the container: a Lazy
+                // or Provider keeps working after the last other reference goes.
+                return { graph in self.resolveWrapped(entry, in: graph, produce) }
             }
             if let wrapped = wrapper.init(inContainer: self, withInstanceFactory: factory) as? Service {
                 return wrapped

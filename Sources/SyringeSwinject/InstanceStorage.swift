@@ -60,6 +60,7 @@ extension InstanceStorage {
 /// ```
 public final class GraphStorage: InstanceStorage {
     private var graphs: [GraphIdentifier: WeakReference] = [:]
+    private var pruneAt = 64
     /// The instance of the graph in progress; dropped when it completes.
     public var instance: Any?
 
@@ -80,8 +81,14 @@ public final class GraphStorage: InstanceStorage {
     public func setInstance(_ instance: Any?, inGraph graph: GraphIdentifier) {
         self.instance = instance
         // Swinject keeps an entry per graph forever; dropping the dead ones
-        // here keeps a long-running process's storage bounded.
-        graphs = graphs.filter { $0.value.value != nil }
+        // here keeps a long-running process's storage bounded. Only once
+        // the entries have doubled since the last time: dropping them at
+        // every store cost each store the number of live ones, and n
+        // graphs whose instances stay alive n² in all.
+        if graphs.count >= pruneAt {
+            graphs = graphs.filter { $0.value.value != nil }
+            pruneAt = max(64, graphs.count * 2)
+        }
         graphs[graph] = WeakReference(instance)
     }
 }

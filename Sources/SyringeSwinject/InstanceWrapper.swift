@@ -71,7 +71,7 @@ extension Lazy {
     /// failed (a dependency it force-unwraps, or a cycle that never ends),
     /// which Swinject's non-optional `instance` can only report by stopping.
     static func unwrap(_ resolved: Any?) -> Service {
-        guard let instance = resolved as? Service else {
+        guard let instance: Service = typed(resolved) else {
             fatalError("SyringeSwinject: the registration of \(Service.self) behind a Lazy or Provider resolved to nil; "
                 + "set Container.loggingFunction to see why")
         }

@@ -71,6 +71,10 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     /// `.graph` and `.weak` instances of completed graphs whose identifier
     /// was handed out, by graph number, weakly.
     private var restorable: [UInt: WeakReference] = [:]
+    /// `restorable`'s size at which dead references are next dropped:
+    /// twice what survived the last time, so that a store costs constant
+    /// time on average however many instances stay alive.
+    private var restorablePruneAt = 64
 
     /// `producer` is `Self.producer(calling: make)`, made by an inlined
     /// `register` where the service's and the arguments' types are known;
@@ -267,13 +271,13 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
         case .container:
             return containerInstance()
         case .weak:
-            if let alive = lock.withLock({ weakInstance.value }) as? Service {
+            if let alive: Service = typed(lock.withLock { weakInstance.value }) {
                 return alive
             }
             return state.graphInstance(index, as: Service.self) ?? restoredInstance(in: state)
         default:
             let graph = state.graphIdentifier()
-            return lock.withLock { storage.instance(inGraph: graph) } as? Service
+            return typed(lock.withLock { storage.instance(inGraph: graph) })
         }
     }
 
@@ -315,13 +319,16 @@ public final class ServiceEntry<Service>: _ServiceEntryCore, ServiceEntryProtoco
     @usableFromInline
     func restoredInstanceSlowly(in state: ResolutionState) -> Service? {
         let graph = state.graph
-        return lock.withLock { restorable[graph]?.value } as? Service
+        return typed(lock.withLock { restorable[graph]?.value })
     }
 
     func remember(_ box: AnyObject, inGraph graph: UInt) {
         let instance = ResolutionState.instance(of: box, as: Service.self)
         lock.withLock {
-            restorable = restorable.filter { $0.value.value != nil }
+            if restorable.count >= restorablePruneAt {
+                restorable = restorable.filter { $0.value.value != nil }
+                restorablePruneAt = max(64, restorable.count * 2)
+            }
             restorable[graph] = WeakReference(instance)
         }
     }
@@ -510,4 +517,16 @@ enum EntryIndices {
 
 private func ~= (pattern: ObjectScope, value: ObjectScopeProtocol) -> Bool {
     pattern === value
+}
+
+/// `value` as a `Service`, nil when there is none. A plain `value as?
+/// Service` of an empty `Any?` succeeds when `Service` is `Any`, `AnyObject`
+/// or an optional (Swift wraps the nil), which read as an instance stored
+/// and skipped the factory.
+@inline(__always)
+func typed<Service>(_ value: Any?) -> Service? {
+    guard let value else {
+        return nil
+    }
+    return value as? Service
 }
