@@ -235,18 +235,15 @@ extension Container {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         let context = ResolutionContext.current
-        let outer = context.asyncParent
-        if let parent {
-            context.asyncParent = parent.unlessEnded
-        }
         let creations = context.creations
         defer {
-            context.asyncParent = outer
             if context.creations != creations {
                 Container.markCreationIfObserved()
             }
         }
-        return try produceUnobserved(.passUnretained(definition), holder: .passUnretained(holder), arguments: arguments)
+        return try context.joining(parent) { () throws(ResolutionError) -> T in
+            try produceUnobserved(.passUnretained(definition), holder: .passUnretained(holder), arguments: arguments)
+        }
     }
 
     /// `constructAsync` for the outermost frame of a resolve, which then
@@ -320,11 +317,9 @@ extension Container {
         guard let parent else {
             return try produce(Located(definition, in: holder), as: T.self, arguments: arguments)
         }
-        let context = ResolutionContext.current
-        let outer = context.asyncParent
-        context.asyncParent = parent.unlessEnded
-        defer { context.asyncParent = outer }
-        return try produce(Located(definition, in: holder), as: T.self, arguments: arguments)
+        return try ResolutionContext.current.joining(parent) { () throws(ResolutionError) -> T in
+            try produce(Located(definition, in: holder), as: T.self, arguments: arguments)
+        }
     }
 
     /// Runs `body` in a new frame for `definition`; when that frame is the

@@ -41,8 +41,15 @@ extension Container {
                     // assumption holds.
                     return try MainActor.assumeIsolated { UncheckedSendable(try factory(resolver)) }.value
                 },
+                // A `.new` or `.graph` instance for an async resolve, in the
+                // frame the async engine entered for it: what the factory
+                // resolves joins that resolve, as a synchronous registration's
+                // factory does (`Container.produceBridged`). (`.shared`,
+                // `.scoped` and `.weak` go through `Container.produceOnMainActor`.)
                 asyncFactory: .plain { resolver in
-                    try await MainActor.run { UncheckedSendable(try factory(resolver)) }.value
+                    try await MainActor.run {
+                        UncheckedSendable(try ResolutionContext.current.joining(resolver.frame) { try factory(resolver) })
+                    }.value
                 },
                 isolatedToMainActor: true
             )

@@ -207,6 +207,18 @@ final class ResolutionContext {
     @exclusivity(unchecked)
     var asyncParent: AsyncFrame?
 
+    /// Runs `body`, synchronous code of the async resolve `frame` belongs
+    /// to, joined to that resolve unless it has ended (see `asyncParent`):
+    /// a synchronous registration it builds (`Container.produceBridged`) or
+    /// a main-actor factory.
+    @inline(__always)
+    func joining<R, E: Error>(_ frame: AsyncFrame?, _ body: () throws(E) -> R) throws(E) -> R {
+        let outer = asyncParent
+        asyncParent = frame?.unlessEnded
+        defer { asyncParent = outer }
+        return try body()
+    }
+
     /// True when no resolve is in progress on this thread.
     @inlinable
     var isIdle: Bool { depth == 0 && !finishing }

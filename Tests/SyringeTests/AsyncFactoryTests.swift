@@ -848,6 +848,56 @@ struct MainActorFactoryTests {
         #expect(synchronously === asynchronously)
         #expect(counter.created == 1)
     }
+
+    @MainActor
+    final class Panel {
+        let tracked: Tracked
+        init(tracked: Tracked) { self.tracked = tracked }
+    }
+
+    final class Screen: Sendable {
+        let tracked: Tracked
+        let model: Panel
+        init(tracked: Tracked, model: Panel) {
+            self.tracked = tracked
+            self.model = model
+        }
+    }
+
+    @Test("a .new or .graph main-actor factory awaited by an async factory joins its resolve: the .graph instances are the graph's",
+          arguments: [Scope.new, .graph])
+    func joinsTheAsyncGraph(scope: Scope) async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        c.register(type: Panel.self, in: scope, isolatedTo: MainActor.self) { r in Panel(tracked: try r.resolve()) }
+        c.register(type: Screen.self, in: .new) { (r: Resolver) async throws in
+            Screen(tracked: try await r.resolve(), model: try await r.resolve())
+        }
+        let screen = try await c.resolveAsync(type: Screen.self)
+        #expect(await screen.model.tracked === screen.tracked)
+        #expect(counter.created == 1)
+    }
+
+    final class Door: Sendable {
+        let room: Room
+        init(room: Room) { self.room = room }
+    }
+
+    @MainActor
+    final class Room {
+        let door: Door
+        init(door: Door) { self.door = door }
+    }
+
+    @Test("a cycle through a .new main-actor factory awaited by an async one is a cycle with its whole path")
+    func cycleThroughMainActorFactory() async throws {
+        let c = Container()
+        c.register(type: Room.self, in: .new, isolatedTo: MainActor.self) { r in Room(door: try r.resolve()) }
+        c.register(type: Door.self, in: .new) { (r: Resolver) async throws in Door(room: try await r.resolve()) }
+        let error = try #require(await expectAsyncResolutionError(.cycle) { try await c.resolveAsync(type: Door.self) })
+        #expect(error.path == ["Door", "Room", "Door"])
+    }
 }
 
 /// A global actor of the program's own, for factories isolated to it.
