@@ -721,8 +721,13 @@ final class AsyncResolution: @unchecked Sendable {
         let path = resolver.frame?.pathDefinitions ?? [definition]
         lock.withLock {
             pending.append(Pending(definition: definition, run: {
-                for callback in hooks.callbacks {
-                    try callback(resolver, deferred.value)
+                // Joined to this resolve, from the instance's frame, as its
+                // factory was: what the callbacks resolve synchronously finds
+                // this graph's instances, with the instance's path.
+                try ResolutionContext.current.joining(resolver.frame, callbacks: true) {
+                    for callback in hooks.callbacks {
+                        try callback(resolver, deferred.value)
+                    }
                 }
             }, undo: undo, path: path))
         }

@@ -207,15 +207,23 @@ final class ResolutionContext {
     @exclusivity(unchecked)
     var asyncParent: AsyncFrame?
 
+    /// True while the `onResolved` callbacks of `asyncParent`'s instance
+    /// run (`AsyncResolution.finish`): its resolve has built every frame on
+    /// the path, so an async registration found there, asked for
+    /// synchronously, is not built now (`.registeredAsync`), not a cycle,
+    /// and what the callbacks resolve is asked for by a callback.
+    @exclusivity(unchecked)
+    var asyncParentHasBuilt = false
+
     /// Runs `body`, synchronous code of the async resolve `frame` belongs
     /// to, joined to that resolve unless it has ended (see `asyncParent`):
-    /// a synchronous registration it builds (`Container.produceBridged`) or
-    /// a main-actor factory.
+    /// a synchronous registration it builds (`Container.produceBridged`), a
+    /// main-actor factory, or with `callbacks` those of `frame`'s instance.
     @inline(__always)
-    func joining<R, E: Error>(_ frame: AsyncFrame?, _ body: () throws(E) -> R) throws(E) -> R {
-        let outer = asyncParent
-        asyncParent = frame?.unlessEnded
-        defer { asyncParent = outer }
+    func joining<R, E: Error>(_ frame: AsyncFrame?, callbacks: Bool = false, _ body: () throws(E) -> R) throws(E) -> R {
+        let outer = (asyncParent, asyncParentHasBuilt)
+        (asyncParent, asyncParentHasBuilt) = (frame?.unlessEnded, callbacks)
+        defer { (asyncParent, asyncParentHasBuilt) = outer }
         return try body()
     }
 
@@ -288,7 +296,7 @@ final class ResolutionContext {
         if finishing, let runningHook {
             return (runningHook, .onResolved)
         }
-        return asyncParent.map { ($0.definition, .factory) }
+        return asyncParent.map { ($0.definition, asyncParentHasBuilt ? .onResolved : .factory) }
     }
 
     /// How deep the resolve about to start is nested, as `ResolutionEvent` counts.
@@ -484,7 +492,7 @@ final class ResolutionContext {
         if let error = error as? AsyncOnly {
             // An async registration asked for synchronously; if the async
             // resolve around this one is building it, that is a cycle.
-            let reason: ResolutionError.Reason = asyncParent?.contains(definition) == true ? .cycle
+            let reason: ResolutionError.Reason = !asyncParentHasBuilt && asyncParent?.contains(definition) == true ? .cycle
                 : error.mainActor ? .isolatedToMainActor : .registeredAsync
             return definition.error(reason, path: path)
         }

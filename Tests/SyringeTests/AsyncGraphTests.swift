@@ -12,6 +12,20 @@ final class ChainNode: Sendable {
     }
 }
 
+/// An async client and server that know each other: the server gets its
+/// client in an `onResolved` callback (the README's way out of a cycle).
+final class AsyncClient: Sendable {
+    let server: AsyncServer
+    init(server: AsyncServer) { self.server = server }
+}
+
+final class AsyncServer: @unchecked Sendable {
+    // @unchecked: set once, by the callback, before the resolve returns it.
+    weak var client: AsyncClient?
+    let tracked: Tracked
+    init(tracked: Tracked) { self.tracked = tracked }
+}
+
 /// `.graph` instances built by async factories: each graph keeps its own
 /// slots and claims (`AsyncResolution`), and only a slot another task of the
 /// graph waits for goes through the process-wide `AsyncClaims`.
@@ -96,6 +110,22 @@ struct AsyncGraphTests {
             }
             await expectAsyncResolutionError(.cycle) { try await c.resolveAsync(type: Pair<Connection>.self) }
         }
+    }
+
+    @Test("an async resolve's onResolved callbacks join it: a synchronous resolve there returns the graph's instances, async ones included")
+    func callbacksShareTheGraph() async throws {
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self, in: .graph) { _ in Tracked(counter) }
+        c.register(type: AsyncClient.self, in: .graph) { (r: Resolver) async throws in AsyncClient(server: try await r.resolve()) }
+        c.register(type: AsyncServer.self, in: .new) { (r: Resolver) async throws in AsyncServer(tracked: try await r.resolve()) }
+            .onResolved { r, server in
+                server.client = try r.resolve(type: AsyncClient.self)
+                #expect(try r.resolve(type: Tracked.self) === server.tracked)
+            }
+        let client = try await c.resolveAsync(type: AsyncClient.self)
+        #expect(client.server.client === client)
+        #expect(counter.created == 1)
     }
 
     @Test("a chain of .graph registrations deeper than the path filter's 64 bits resolves, shares its root, and still reports a cycle")

@@ -233,6 +233,17 @@ struct CallbackFailureTests {
         }
     }
 
+    @Test("an async registration not built yet, resolved synchronously by an async resolve's callback, is .registeredAsync on the instance's path")
+    func asyncCallbackResolvingAnAsyncRegistration() async throws {
+        let c = Container()
+        c.register(type: Branch.self, in: .new) { (r: Resolver) async throws in Branch(leaf: try await r.resolve()) }
+        c.register(type: Leaf.self, in: .new) { (_: Resolver) async in Leaf() }
+            .onResolved { r, _ in _ = try r.resolve(type: Branch.self) }
+        // Its own ancestor: built by now, so not a cycle.
+        let error = try #require(await expectAsyncResolutionError(.registeredAsync) { try await c.resolveAsync(type: Branch.self) })
+        #expect(error.path == ["Branch", "Leaf", "Branch"])
+    }
+
     @Test("releaseSharedInstances inside the failing callback: the next resolve creates one new instance")
     func retractOnlyWhatWasPublished() throws {
         let counter = Counter()
