@@ -378,7 +378,7 @@ extension Container {
         // Asked here, not only in `deferCallbacks`: the resolution is made
         // on first use, an allocation hooks with only disposers never need.
         if hooks.hasCallbacks {
-            frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
+            try frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
         }
     }
 
@@ -516,7 +516,7 @@ extension Container {
         // hooks hold only disposers (a request's transaction).
         // Taken back, the instance is disposed: see `Definition.abandonRetracted`.
         if let hooks = definition.hooksInSection(), hooks.hasCallbacks {
-            frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
+            try frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
                 if let retracted = definition.retractShared(box) {
                     definition.abandonRetracted(retracted)
                 }
@@ -618,7 +618,7 @@ extension Container {
             return kept   // a synchronous creator stored one first, or it is not a reference
         }
         if let hooks = definition.hooksInSection(), hooks.hasCallbacks {   // see `makeShared`
-            frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
+            try frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance) {
                 try? definition.withWeakBox { $0.forget(ifHolding: created) }
             }
         } else if frame.queuedCallbackCount > queuedBefore {

@@ -335,9 +335,14 @@ final class AsyncFrame: @unchecked Sendable {
         let (stored, winner) = lazyResolution.compareExchange(
             expected: 0,
             desired: UInt(bitPattern: made.toOpaque()),
-            ordering: .acquiringAndReleasing
+            ordering: .sequentiallyConsistent
         )
         if stored {
+            // Made after the resolve ended (see `end()`): it queues and
+            // keeps nothing.
+            if ended.load(ordering: .sequentiallyConsistent) {
+                made.takeUnretainedValue().end()
+            }
             return made.takeUnretainedValue()
         }
         made.release()
@@ -356,6 +361,8 @@ final class AsyncFrame: @unchecked Sendable {
     /// resolve has returned. A factory may keep its `Resolver` (in a task it
     /// starts, say) and resolve through it later: that is then a resolve of
     /// its own, not part of a graph that is gone, and keeps nothing of it.
+    /// So is one entered before the end and still running then, from then
+    /// on (see `AsyncResolution.ended`).
     /// `enter` applies this to every frame it makes, so the engine asks it
     /// only where a parent is used before a frame is entered.
     var unlessEnded: AsyncFrame? {
@@ -370,8 +377,12 @@ final class AsyncFrame: @unchecked Sendable {
     /// Ends the outermost resolve: see `unlessEnded`. Drops its graph and
     /// its callbacks. Call on the outermost frame, once.
     func end() {
-        ended.store(true, ordering: .releasing)
-        madeResolution?.end()
+        // Sequentially consistent, as `makeResolution`'s exchange and load:
+        // of a resolution made now by a frame still running (one a task
+        // started through a resolver this resolve lent), either this sees
+        // it or its maker sees the end, and ends it.
+        ended.store(true, ordering: .sequentiallyConsistent)
+        Self.resolution(at: lazyResolution.load(ordering: .sequentiallyConsistent))?.end()
     }
 
     /// Ends the outermost frame's resolve when its instance was built: runs
@@ -555,6 +566,16 @@ final class AsyncResolution: @unchecked Sendable {
     /// a factory kept may still read one.
     @exclusivity(unchecked)
     private var ownGraphs: [(owner: Container, graph: AsyncResolution)] = []
+    /// Set when the resolve ends, with the last look at `pending` (by
+    /// `finish` or `abandon`, else by `end`). A frame still running then
+    /// (one a task started through a resolver the resolve lent) is a
+    /// resolve of its own from then on, as one entered after the end is
+    /// (see `AsyncFrame.unlessEnded`): nothing more is queued or kept here,
+    /// where nothing would ever run it or let it go, and what a queued
+    /// callback holds (its resolver, whose frames lead back here) would
+    /// keep the resolve and its container alive.
+    @exclusivity(unchecked)
+    private var ended = false
 
     private struct Pending {
         let definition: AnyDefinition
@@ -582,14 +603,20 @@ final class AsyncResolution: @unchecked Sendable {
 
     /// `container`'s graph in this resolve, made on first use.
     func ownGraph(of container: Container) -> AsyncResolution {
-        lock.withLock {
+        let (graph, kept) = lock.withLock { () -> (AsyncResolution, Bool) in
             if let existing = ownGraphs.first(where: { $0.owner === container }) {
-                return existing.graph
+                return (existing.graph, true)
             }
             let made = AsyncResolution()
-            ownGraphs.append((container, made))
-            return made
+            if !ended {
+                ownGraphs.append((container, made))
+            }
+            return (made, !ended)
         }
+        if !kept {
+            graph.end()   // see `ended`
+        }
+        return graph
     }
 
     /// The box of `definition`'s instance in this graph, if it was made.
@@ -647,7 +674,8 @@ final class AsyncResolution: @unchecked Sendable {
     /// From then on the slot is claimed there only.
     func claim(_ definition: AnyDefinition, for frame: AsyncFrame, task: UnsafeRawPointer?) -> (GraphSlot, GraphClaim) {
         lock.withLock {
-            let slot = slotLocked(for: definition)
+            // After the end, a slot nothing else finds (see `ended`).
+            let slot = ended ? GraphSlot(definition) : slotLocked(for: definition)
             if let box = slot.box {
                 return (slot, .built(box))
             }
@@ -696,30 +724,37 @@ final class AsyncResolution: @unchecked Sendable {
     /// the graph uses (another task's, if it stored one first).
     func storeGraphInstance<T>(_ instance: T, of definition: Definition<T>) -> T {
         let made = InstanceBox.make(instance)
-        let kept = lock.withLock { storeLocked(made, in: slotLocked(for: definition)) }
+        let kept = lock.withLock { ended ? made : storeLocked(made, in: slotLocked(for: definition)) }
         return unsafeDowncast(kept, to: InstanceBox.self).value(as: T.self)
     }
 
     /// Queues `definition`'s `onResolved` callbacks on `instance` for the
     /// end of the outermost resolve; `undo` takes a published instance back
-    /// if they never all run.
-    func deferCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T, undo: (() -> Void)?) {
+    /// if they never all run. Once the resolve has ended (see `ended`),
+    /// queues nothing and runs them at once (`runCallbacks`): the frame
+    /// that built the instance is then a resolve of its own, which ends
+    /// here, its instance built.
+    func deferCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T, undo: (() -> Void)?) throws(ResolutionError) {
         guard hooks.hasCallbacks else { return }
-        queueCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: undo)
+        if !queueCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: undo) {
+            try Self.runCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: undo)
+        }
     }
 
-    /// `deferCallbacks` once there are some: apart, because building the
+    /// `deferCallbacks` once there are some (false, queueing nothing, once
+    /// the resolve has ended): apart, because building the
     /// queued closure needs `UncheckedSendable<T>`'s metadata, a runtime
     /// lookup in this unspecialised code, which the optimiser asked for on
     /// entry, before the check, for every instance with hooks (a disposer
     /// alone, as a request's transaction has).
     @inline(never)
-    private func queueCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T, undo: (() -> Void)?) {
+    private func queueCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T, undo: (() -> Void)?) -> Bool {
         // @unchecked: the instance goes from the task that made it to the
         // one that finishes the resolve, which runs after it, never beside it.
         let deferred = UncheckedSendable(instance)
         let path = resolver.frame?.pathDefinitions ?? [definition]
-        lock.withLock {
+        return lock.withLock {
+            guard !ended else { return false }
             pending.append(Pending(definition: definition, run: {
                 // Joined to this resolve, from the instance's frame, as its
                 // factory was: what the callbacks resolve synchronously finds
@@ -730,6 +765,24 @@ final class AsyncResolution: @unchecked Sendable {
                     }
                 }
             }, undo: undo, path: path))
+            return true
+        }
+    }
+
+    /// Runs `definition`'s callbacks on `instance`, as `finish` would: when
+    /// one throws, the rest do not run and `undo` takes the instance back.
+    @inline(never)
+    private static func runCallbacks<T>(_ hooks: Hooks<T>, of definition: AnyDefinition, resolver: Resolver, instance: T, undo: (() -> Void)?) throws(ResolutionError) {
+        do {
+            for callback in hooks.callbacks {
+                try callback(resolver, instance)
+            }
+        } catch {
+            let failure = error as? ResolutionError
+                ?? definition.error(.factoryFailed(error), path: (resolver.frame?.pathDefinitions ?? [definition]).map(\.stepText))
+                    .thrownByCallback()
+            undo?()
+            throw failure
         }
     }
 
@@ -744,9 +797,11 @@ final class AsyncResolution: @unchecked Sendable {
     /// `ResolutionContext.deferUndo`). Another task of the resolve may have
     /// queued some of them: then an instance may be taken back that did not
     /// need it, and is made again by the next resolve, never handed out
-    /// half-configured.
+    /// half-configured. Once the resolve has ended, nothing is left to
+    /// undo it for: what it queued has run or been taken back.
     func deferUndo(of definition: AnyDefinition, _ undo: @escaping () -> Void) {
         lock.withLock {
+            guard !ended else { return }
             pending.append(Pending(definition: definition, run: {}, undo: undo))
         }
     }
@@ -756,7 +811,13 @@ final class AsyncResolution: @unchecked Sendable {
     func finish() throws(ResolutionError) {
         var index = 0
         while true {
-            let next: Pending? = lock.withLock { index < pending.count ? pending[index] : nil }
+            let next: Pending? = lock.withLock {
+                guard index < pending.count else {
+                    ended = true   // with the last look: see `ended`
+                    return nil
+                }
+                return pending[index]
+            }
             guard let hook = next else { break }
             do {
                 try hook.run()
@@ -773,7 +834,10 @@ final class AsyncResolution: @unchecked Sendable {
 
     /// Takes back every published instance whose callbacks did not all run.
     func abandon(from start: Int = 0) {
-        let undone = lock.withLock { pending[start...].compactMap(\.undo) }
+        let undone = lock.withLock {
+            ended = true   // see `ended`
+            return pending[start...].compactMap(\.undo)
+        }
         for undo in undone {
             undo()
         }
@@ -785,6 +849,7 @@ final class AsyncResolution: @unchecked Sendable {
             defer {
                 slots = []
                 pending = []
+                ended = true
             }
             return ((slots, pending), ownGraphs.map(\.graph))
         }

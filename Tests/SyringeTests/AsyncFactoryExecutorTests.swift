@@ -27,7 +27,7 @@ private final class MarkedQueueExecutor: SerialExecutor, @unchecked Sendable {
 
 /// Suspends its waiters until it is opened; no waiter spins. Its state is
 /// `Locked`, not in a `Mutex`, for ThreadSanitizer (see `Locked`).
-private final class Gate: Sendable {
+final class Gate: Sendable {
     private let state = Locked<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     func wait() async {

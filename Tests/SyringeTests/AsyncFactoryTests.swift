@@ -558,6 +558,97 @@ struct AsyncFactoryTests {
         #expect(releasedApp == nil, "a dropped resolver kept the app")
     }
 
+    // MARK: A resolve that outlives the resolve it was part of
+
+    /// Counts the callbacks run on it.
+    final class Configurable: Sendable {
+        let configured = Atomic(0)
+    }
+
+    /// A container whose `Tracked` factory starts a task that resolves a
+    /// `Configurable` through the factory's resolver, and returns once that
+    /// resolve has entered its own: the task's resolve is part of the
+    /// container's resolve of `Tracked`, and outlives it until `release`
+    /// opens. `late` gets the task.
+    private static func lateResolve(in scope: Scope, late: Locked<Task<Configurable, any Error>?>, release: Gate,
+                                    fail: Locked<Bool>? = nil) -> Container {
+        let started = Gate()
+        let c = Container()
+        c.register(type: Configurable.self, in: scope) { _ async in
+            started.open()
+            await release.wait()
+            return Configurable()
+        }
+        .onResolved { _, instance in
+            instance.configured.add(1, ordering: .relaxed)
+            if fail?.withLock({ $0 }) == true { throw Failure(code: 3) }
+        }
+        c.register(type: Tracked.self, in: .new) { (r: Resolver) async throws in
+            late.withLock { $0 = Task { try await r.resolve(type: Configurable.self) } }
+            await started.wait()
+            return Tracked(Counter())
+        }
+        return c
+    }
+
+    @Test("a resolve started through a resolver before its resolve returned, and finished after, runs its callbacks once",
+          arguments: [Scope.new, .graph, .shared, .weak])
+    func resolveOutlivingItsOuterResolve(scope: Scope) async throws {
+        let late = Locked<Task<Configurable, any Error>?>(nil)
+        let release = Gate()
+        let c = Self.lateResolve(in: scope, late: late, release: release)
+        _ = try await c.resolveAsync(type: Tracked.self)
+        release.open()
+        let instance = try await #require(late.withLock { $0 }).value
+        #expect(instance.configured.load(ordering: .relaxed) == 1)
+        if scope == .shared {
+            // Kept configured, and not configured again.
+            #expect(try await c.resolveAsync(type: Configurable.self) === instance)
+            #expect(instance.configured.load(ordering: .relaxed) == 1)
+        }
+        // The task holds the resolver, which holds the container, whose
+        // factory holds `late`: let go of it, or the test leaks that cycle.
+        late.withLock { $0 = nil }
+    }
+
+    @Test("such a resolve whose callback throws fails, and its .shared instance is taken back")
+    func resolveOutlivingItsOuterResolveFails() async throws {
+        let late = Locked<Task<Configurable, any Error>?>(nil)
+        let release = Gate()
+        let fail = Locked(true)
+        let c = Self.lateResolve(in: .shared, late: late, release: release, fail: fail)
+        _ = try await c.resolveAsync(type: Tracked.self)
+        release.open()
+        let task = try #require(late.withLock { $0 })
+        let error = await expectAsyncResolutionError(.factoryFailed(Failure(code: 3))) { try await task.value }
+        #expect(error?.path == ["Tracked", "Configurable"])
+        #expect(error?.description.contains("its onResolved callback threw Failure(code: 3)") == true)
+        fail.withLock { $0 = false }
+        let next = try await c.resolveAsync(type: Configurable.self)
+        #expect(next.configured.load(ordering: .relaxed) == 1)
+        #expect(try await c.resolveAsync(type: Configurable.self) === next)
+        late.withLock { $0 = nil }
+    }
+
+    @Test("such a resolve leaves nothing behind: its instance and the container go once let go", arguments: [Scope.new, .shared])
+    func resolveOutlivingItsOuterResolveLeaksNothing(scope: Scope) async throws {
+        weak var released: Container?
+        weak var instance: Configurable?
+        do {
+            let late = Locked<Task<Configurable, any Error>?>(nil)
+            let release = Gate()
+            let c = Self.lateResolve(in: scope, late: late, release: release)
+            released = c
+            _ = try await c.resolveAsync(type: Tracked.self)
+            release.open()
+            let task = try #require(late.withLock { $0 })
+            instance = try await task.value
+            late.withLock { $0 = nil }
+        }
+        #expect(instance == nil, "the ended resolve kept the instance")
+        #expect(released == nil, "the ended resolve kept the container")
+    }
+
     // MARK: Cycles
 
     @Test("a cycle through async factories is reported with its path")
