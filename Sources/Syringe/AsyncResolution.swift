@@ -778,12 +778,15 @@ final class AsyncResolution: @unchecked Sendable {
                 try callback(resolver, instance)
             }
         } catch {
-            let failure = error as? ResolutionError
-                ?? definition.error(.factoryFailed(error), path: (resolver.frame?.pathDefinitions ?? [definition]).map(\.stepText))
-                    .thrownByCallback()
+            let failure = Self.failure(error, ofCallbackOf: definition, path: resolver.frame?.pathDefinitions ?? [definition])
             undo?()
             throw failure
         }
+    }
+
+    /// What a callback threw, as the resolve reports it.
+    private static func failure(_ error: any Error, ofCallbackOf definition: AnyDefinition, path: [AnyDefinition]) -> ResolutionError {
+        error as? ResolutionError ?? definition.error(.factoryFailed(error), path: path.map(\.stepText)).thrownByCallback()
     }
 
     /// How many callbacks are queued.
@@ -822,9 +825,7 @@ final class AsyncResolution: @unchecked Sendable {
             do {
                 try hook.run()
             } catch {
-                let failure = error as? ResolutionError
-                    ?? hook.definition.error(.factoryFailed(error), path: hook.path.map(\.stepText))
-                        .thrownByCallback()
+                let failure = Self.failure(error, ofCallbackOf: hook.definition, path: hook.path)
                 abandon(from: index)
                 throw failure
             }
