@@ -8,7 +8,9 @@ import Synchronization
 /// resolve stops the program with the full diagnostic, the type that owns
 /// the property and where the property is declared. So does a dependency cycle through the property
 /// (its own resolve reading it again, on its thread or on another thread that it waits for),
-/// instead of hanging.
+/// instead of hanging. First read inside a resolve (by a factory or an
+/// `onResolved` callback), the property keeps its instance once that resolve
+/// has succeeded; if it fails, the next access resolves again.
 ///
 /// ```swift
 /// final class Screen {
@@ -51,6 +53,9 @@ private final class LazyInjection<T>: @unchecked Sendable {
     /// A retained `InstanceBox` of a `T` once resolved; published with release order
     /// so a reader that loads it sees the instance without taking the lock.
     private let instance = Atomic<UnsafeRawPointer?>(nil)
+    /// The instance resolved inside a resolve still in progress, until that
+    /// resolve ends (see `resolveOnce`). Read and written holding the claim.
+    private var tentative: InstanceBox?
 
     init(name: String?, container: Container, site: InjectionSite) {
         self.name = name
@@ -77,19 +82,61 @@ private final class LazyInjection<T>: @unchecked Sendable {
     /// cycle is reported instead, whether the cycle stays on this thread (a
     /// factory that reads this property again) or goes through another (this
     /// resolve waits for a creation whose factory reads the property).
+    ///
+    /// Read inside a resolve (by a factory or a callback), the property's
+    /// resolve joins it, and the instance is not final until the outermost
+    /// resolve has succeeded: if that fails, a `.shared` instance whose
+    /// callbacks had not all run is taken back, and the next resolve makes
+    /// another. The instance is then kept as `tentative`, which reads of the
+    /// property return meanwhile, and the outermost resolve publishes it
+    /// when it succeeds, or forgets it when it fails: the next read then
+    /// resolves again, rather than return the half-configured object for good.
     private func resolveOnce() -> T {
-        guard InstanceCreation.claim(ObjectIdentifier(self), context: ResolutionContext.current) else {
+        let context = ResolutionContext.current
+        return claimed(context) {
+            // Resolved by the thread this one waited for.
+            if let box = instance.load(ordering: .acquiring) {
+                return Unmanaged<InstanceBox>.fromOpaque(box).takeUnretainedValue().value(as: T.self)
+            }
+            if let tentative {
+                return tentative.value(as: T.self)
+            }
+            let joins = !context.isIdle
+            // A failing resolve stops the program: the claim is never released.
+            let value = InjectionFailure.resolve(T.self, name: name, from: container, at: site)
+            let box = InstanceBox.make(value)
+            guard joins else {
+                publish(box)
+                return value
+            }
+            tentative = box
+            context.deferLazyStore(keep: {
+                self.claimed(context) {
+                    if let box = self.tentative.take() {
+                        self.publish(box)
+                    }
+                }
+            }, forget: {
+                self.claimed(context) { self.tentative.take() }
+            })
+            return value
+        }
+    }
+
+    /// Runs `body` holding the claim on the property: the one resolve of it
+    /// in progress, or what the resolve it joined does when it ends, which
+    /// runs on the resolve's thread holding no claim another can wait for.
+    private func claimed<R>(_ context: ResolutionContext, _ body: () -> R) -> R {
+        guard InstanceCreation.claim(ObjectIdentifier(self), context: context) else {
             InjectionFailure.stop(cycleError(), type: T.self, from: container, at: site)
         }
         defer { InstanceCreation.release(ObjectIdentifier(self)) }
-        // Resolved by the thread this one waited for.
-        if let box = instance.load(ordering: .acquiring) {
-            return Unmanaged<InstanceBox>.fromOpaque(box).takeUnretainedValue().value(as: T.self)
-        }
-        // A failing resolve stops the program: the claim is never released.
-        let value = InjectionFailure.resolve(T.self, name: name, from: container, at: site)
-        instance.store(UnsafeRawPointer(Unmanaged.passRetained(InstanceBox.make(value)).toOpaque()), ordering: .releasing)
-        return value
+        return body()
+    }
+
+    /// Makes `box` the instance every later read returns.
+    private func publish(_ box: InstanceBox) {
+        instance.store(UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), ordering: .releasing)
     }
 
     /// The error for a resolve that reads the property it is resolving: its

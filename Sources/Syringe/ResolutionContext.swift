@@ -675,17 +675,39 @@ final class ResolutionContext {
         hasDeferredWork = true
     }
 
+    /// What the `@LazyInjected` properties first read inside this outermost
+    /// resolve do with their instance when it ends: `keep` it once the
+    /// resolve has succeeded, `forget` it when it failed, as the instance
+    /// may then be a `.shared` one taken back, or one whose callbacks never
+    /// ran (see `LazyInjection.resolveOnce`). `forget` returns what it
+    /// dropped, for `abandon` to release once the context is idle.
+    @exclusivity(unchecked)
+    private var lazyStores: [(keep: () -> Void, forget: () -> AnyObject?)] = []
+
+    /// Queues what a `@LazyInjected` property does with the instance it
+    /// resolved inside this resolve when the outermost one ends.
+    func deferLazyStore(keep: @escaping () -> Void, forget: @escaping () -> AnyObject?) {
+        lazyStores.append((keep, forget))
+        hasDeferredWork = true
+    }
+
     /// Runs the queued callbacks (they may resolve more, joining this graph
     /// and queueing more callbacks), then drops the graph. Called by the
     /// outermost resolve only. When a callback throws, the callbacks after it
     /// do not run, and the instances whose callbacks did not all run are
-    /// taken back (see `abandon`).
+    /// taken back (see `abandon`); else the `@LazyInjected` properties first
+    /// read in the resolve keep their instances. Callbacks that would run
+    /// without end fail the resolve as a cycle (see `endlessCallbacks`).
     @usableFromInline
     func finish() throws(ResolutionError) {
         finishing = true
         var index = 0
         while index < pending.count {
             let hook = pending[index]
+            if let endless = endlessCallbacks(on: hook.path) {
+                abandon(from: index)
+                throw endless
+            }
             runningHook = hook.definition
             runningHookPath = hook.path
             defer {
@@ -703,21 +725,70 @@ final class ResolutionContext {
             }
             index += 1
         }
+        for store in lazyStores {
+            store.keep()
+        }
         reset()
+    }
+
+    /// A `.cycle` error when callbacks would run without end: when the
+    /// instance whose callbacks are about to run, made on `path`, is one
+    /// that callbacks keep making anew. The frames of one resolve cannot
+    /// repeat (see `enter`), but each callback's resolves start a path of
+    /// their own after it, so a loop through callbacks (a `.new` server
+    /// whose callback resolves a `.new` client, whose factory resolves a
+    /// new server) would queue callbacks for ever, each with a longer path.
+    ///
+    /// The same registration twice on the path is no such loop by itself:
+    /// a `.new` A whose callback resolves a `.shared` B whose callback
+    /// resolves a new A ends there, as the new A's callback finds B made.
+    /// It is one when the steps from the instance's previous occurrence to
+    /// it repeat the steps just before that occurrence: everything on them
+    /// was built again, none of it kept (a kept instance is returned, not
+    /// built, and leaves no step), so the callbacks run again just as
+    /// before. Registrations with arguments are left to the depth bound:
+    /// their arguments can differ each time around, as a tree's do. So is
+    /// a loop whose callbacks resolve something different each time; the
+    /// bound keeps it from running out of memory.
+    private func endlessCallbacks(on path: [AnyDefinition]) -> ResolutionError? {
+        guard let instance = path.last else {
+            return nil   // an undo, or a deferred failure
+        }
+        let count = path.count
+        if count >= Self.maximumDepth {
+            return instance.error(.cycle, path: path.map(\.stepText)).thrownByCallback()
+        }
+        // Its previous occurrences with room for the repeat before them.
+        for previous in stride(from: count - 2, through: (count - 1) / 2, by: -1) where path[previous] === instance {
+            let length = count - 1 - previous
+            let repeats = (0..<length).allSatisfy { step in
+                path[previous - step] === path[count - 1 - step] && !path[previous - step].takesArguments
+            }
+            if repeats {
+                return instance.error(.cycle, path: path.map(\.stepText)).thrownByCallback()
+            }
+        }
+        return nil
     }
 
     /// Ends a failed outermost resolve: every `.shared` or `.weak` instance it
     /// published whose `onResolved` callbacks have not all run (`pending`
     /// from `start` on) is taken back, so that no later resolve returns a
     /// half-configured object (and disposed, if it has disposers: see
-    /// `Definition.abandonRetracted`), and every `.new` or `.graph` instance
-    /// refused for want of an owner is disposed. Then resets.
+    /// `Definition.abandonRetracted`), every `.new` or `.graph` instance
+    /// refused for want of an owner is disposed, and every `@LazyInjected`
+    /// property first read in it is left unresolved. Then resets.
     @usableFromInline
     func abandon(from start: Int = 0) {
         for hook in pending[start...] {
             hook.undo?(self)
         }
-        reset()
+        // Released once the context is idle, as `reset` releases the
+        // callbacks: the last reference's `deinit` may resolve.
+        let forgotten = lazyStores.map { $0.forget() }
+        withExtendedLifetime(forgotten) {
+            reset()
+        }
     }
 
     /// Forgets everything after the outermost resolve, so that the next
@@ -743,9 +814,10 @@ final class ResolutionContext {
             graph.removeAll { self.finishing = $0 }
             endOwnGraphs(keeping: &owners)
         } while graph.usedCount > 0
-        let dropped = (pending, owners)
+        let dropped = (pending, owners, lazyStores)
         withExtendedLifetime(dropped) {
             pending.removeAll(keepingCapacity: true)
+            lazyStores.removeAll()
             finishing = false
             hasDeferredWork = false
         }

@@ -19,9 +19,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     public enum Reason: Sendable {
         /// Nothing is registered for the requested type, name and arguments.
         case notRegistered
-        /// Building the instance required itself (`A → B → A`), or a
+        /// Building the instance required itself (`A → B → A`), a
         /// registration with runtime arguments kept resolving itself deeper
-        /// than 256 levels.
+        /// than 256 levels, or `onResolved` callbacks kept building new
+        /// instances whose callbacks built more (a `.new` `A` whose callback
+        /// resolves a new `A` through its dependencies).
         case cycle
         /// A factory (or an `onResolved` callback) threw `error`.
         case factoryFailed(any Error)
@@ -93,7 +95,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         let path: [String]
         let suggestions: [String]
         let unlistedSuggestions: Int
-        /// `.factoryFailed` from an `onResolved` callback, not the factory.
+        /// `.factoryFailed` from an `onResolved` callback, not the factory;
+        /// `.cycle` through callbacks, not factories alone.
         let byCallback: Bool
         /// For `.disposerWithoutOwner` of a `.new` or `.graph` instance: the
         /// `.shared` or `.weak` registration whose factory asked for it
@@ -140,8 +143,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         with(reason: reason, path: path, byCallback: storage.byCallback)
     }
 
-    /// This `.factoryFailed` error as thrown by an `onResolved` callback:
-    /// the description says so.
+    /// This `.factoryFailed` error as thrown by an `onResolved` callback, or
+    /// this `.cycle` as one through callbacks: the description says so.
     func thrownByCallback() -> ResolutionError {
         with(reason: reason, path: path, byCallback: true)
     }
@@ -183,6 +186,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         switch reason {
         case .notRegistered:
             text += "nothing is registered for it in this container or its parents."
+        case .cycle where storage.byCallback:
+            text += "onResolved callbacks on its path keep building new instances whose callbacks build more, "
+                + "without end (a dependency cycle through onResolved). Register a registration on the path .graph, "
+                + "so that the resolves in the callbacks reuse its instance rather than build another."
         case .cycle:
             text += "its construction depends on itself (a dependency cycle)."
         case .factoryFailed(let error):

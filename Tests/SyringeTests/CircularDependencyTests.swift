@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import Syringe
 
@@ -34,6 +35,109 @@ struct CircularDependencyTests {
         let client = try #require(server.client)
         #expect(client === keeper.client)
         #expect(client.server === server)
+    }
+
+    /// Counts a loop's callback runs, and throws `Failure(code: 99)` past
+    /// `limit`: without the cycle check the loop would never end.
+    final class Brake: Sendable {
+        private let runs = Atomic(0)
+        let limit = 1_000
+
+        var count: Int { runs.load(ordering: .relaxed) }
+
+        func run() throws {
+            if runs.add(1, ordering: .relaxed).newValue > limit {
+                throw Failure(code: 99)
+            }
+        }
+    }
+
+    @Test("the client/server loop with .new instances is a cycle: each callback would build another server")
+    func newClientServerLoop() throws {
+        let brake = Brake()
+        let c = Container()
+        c.register(type: Client.self, in: .new) { r in ClientImp(server: try r.resolve()) as Client }
+        c.register(type: Server.self, in: .new) { _ in ServerImp() as Server }
+            .onResolved { r, server in
+                try brake.run()
+                server.client = try r.resolve(type: Client.self)
+            }
+        let error = try #require(expectResolutionError(.cycle) { try c.tryResolve(type: Client.self) })
+        // Reported once the steps repeat: the first server's callback ran,
+        // and built a second server whose callback would do the same.
+        #expect(brake.count == 1)
+        #expect(error.path == ["Client", "Server", "Client", "Server"])
+        #expect(ObjectIdentifier(error.type) == ObjectIdentifier(Server.self))
+        #expect(error.description.contains("onResolved callbacks on its path keep building new instances"))
+    }
+
+    /// `A`, `.new`, whose callback resolves `B`.
+    final class Head: Sendable {}
+    /// `B`, whose callback resolves a new `A`.
+    final class Link: Sendable {}
+
+    @Test("a registration twice on a chain of callbacks is no cycle when the chain ends (or takes arguments); one that goes on is")
+    func callbackChains() throws {
+        let brake = Brake()
+        let c = Container()
+        c.register(type: Head.self, in: .new) { _ in Head() }
+            .onResolved { r, _ in
+                try brake.run()
+                _ = try r.resolve(type: Link.self)
+            }
+        c.register(type: Link.self) { _ in Link() }
+            .onResolved { r, _ in _ = try r.resolve(type: Head.self) }
+        // Head → (callback) Link → (callback) Head: the second Head's
+        // callback finds the .shared Link made, and the chain ends.
+        #expect(throws: Never.self) { try c.tryResolve(type: Head.self) }
+        #expect(brake.count == 2)
+        // With Link .new, every Head's callback builds another Link.
+        c.register(type: Link.self, in: .new) { _ in Link() }
+            .onResolved { r, _ in _ = try r.resolve(type: Head.self) }
+        let error = try #require(expectResolutionError(.cycle) { try c.tryResolve(type: Head.self) })
+        #expect(error.path == ["Head", "Link", "Head", "Link"])
+        #expect(brake.count == 4)
+        // With runtime arguments the steps repeat and the arguments need
+        // not: a tree built through callbacks, one level less each time.
+        let made = Atomic(0)
+        c.register(type: Node.self) { (_: Resolver, levels: Int) in Node(levels: levels) }
+            .onResolved { r, node in
+                made.add(1, ordering: .relaxed)
+                guard node.levels > 0 else { return }
+                _ = try r.resolve(type: Node.self, arguments: node.levels - 1)
+                _ = try r.resolve(type: Node.self, arguments: node.levels - 1)
+            }
+        #expect(throws: Never.self) { try c.tryResolve(type: Node.self, arguments: 4) }
+        #expect(made.load(ordering: .relaxed) == 31)
+    }
+
+    /// A node of a tree built through callbacks, `levels` deep.
+    final class Node: Sendable {
+        let levels: Int
+        init(levels: Int) { self.levels = levels }
+    }
+
+    @Test("an async resolve whose callback starts the .new client/server loop reports the cycle")
+    func newClientServerLoopFromAsyncCallback() async throws {
+        final class Screen: Sendable {}
+        let brake = Brake()
+        let c = Container()
+        c.register(type: Client.self, in: .new) { r in ClientImp(server: try r.resolve()) as Client }
+        c.register(type: Server.self, in: .new) { _ in ServerImp() as Server }
+            .onResolved { r, server in
+                try brake.run()
+                server.client = try r.resolve(type: Client.self)
+            }
+        c.register(type: Screen.self, in: .new) { (_: Resolver) async in Screen() }
+            .onResolved { r, _ in _ = try r.resolve(type: Client.self) }
+        do {
+            _ = try await c.resolveAsync(type: Screen.self)
+            Issue.record("the loop was not reported")
+        } catch {
+            #expect(ExpectedReason.cycle.matches(error.reason), "\(error)")
+            #expect(error.path.suffix(4) == ["Client", "Server", "Client", "Server"])
+        }
+        #expect(brake.count == 1)
     }
 
     @Test("onResolved runs once per new instance, in registration order")

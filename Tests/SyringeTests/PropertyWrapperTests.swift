@@ -221,6 +221,77 @@ struct PropertyWrapperTests {
         #expect(counter.created == owners.count, "one factory run per owner")
     }
 
+    /// A session configured by its `onResolved` callback.
+    final class Session: @unchecked Sendable {
+        var configured = false
+    }
+
+    /// Reads its session on first access, from the container it is given.
+    final class Screen: @unchecked Sendable {
+        @LazyInjected var session: Session
+
+        init(container: Container) {
+            _session = LazyInjected(from: container)
+        }
+    }
+
+    final class Holder: Sendable {}
+
+    @Test("a @LazyInjected property first read in a resolve that fails resolves again, rather than keep a taken-back instance")
+    func lazyReadInFailingResolve() throws {
+        let c = Container()
+        c.register(type: Session.self) { _ in Session() }
+            .onResolved { _, session in session.configured = true }
+        let screen = Screen(container: c)
+        // Unowned: the screen holds the container, which holds this factory.
+        c.register(type: Holder.self, in: .new) { [unowned screen] _ in
+            let first = screen.session
+            #expect(screen.session === first, "read again in the same resolve: the same instance")
+            throw Failure(code: 1)
+        }
+        expectResolutionError(.factoryFailed(Failure(code: 1))) { try c.tryResolve(type: Holder.self) }
+        // The failed resolve took its half-configured Session back.
+        let session = try c.tryResolve(type: Session.self)
+        #expect(screen.session === session)
+        #expect(screen.session.configured)
+    }
+
+    @Test("a @LazyInjected property first read by a callback of a resolve that then fails resolves again; in one that succeeds, keeps it")
+    func lazyReadInCallbackOfFailingResolve() throws {
+        final class Trigger: Sendable {}
+        final class Root: Sendable {}
+        let c = Container()
+        c.register(type: Session.self, in: .new) { _ in Session() }
+            .onResolved { _, session in session.configured = true }
+        let screen = Screen(container: c)
+        let seen = Locked<[ObjectIdentifier]>([])
+        // Unowned: the screen holds the container, which holds the callback.
+        c.register(type: Holder.self, in: .new) { _ in Holder() }
+            .onResolved { [unowned screen] _, _ in seen.withLock { $0.append(ObjectIdentifier(screen.session)) } }
+        c.register(type: Trigger.self, in: .new) { _ in Trigger() }
+            .onResolved { _, _ in throw Failure(code: 2) }
+        // Holder's callback runs first and reads the property: the Session's
+        // callback is queued after Trigger's, which throws, and never runs.
+        c.register(type: Root.self, in: .new) { r in
+            _ = try r.resolve(type: Holder.self)
+            _ = try r.resolve(type: Trigger.self)
+            return Root()
+        }
+        expectResolutionError(.factoryFailed(Failure(code: 2))) { try c.tryResolve(type: Root.self) }
+        let kept = screen.session
+        #expect(kept.configured, "the unconfigured instance read in the failed resolve was kept")
+        #expect(seen.withLock { $0 }.count == 1)
+        #expect(seen.withLock { $0 }.first != ObjectIdentifier(kept))
+        // Without the failure, the instance read in the resolve is kept.
+        c.register(type: Trigger.self, in: .new) { _ in Trigger() }
+        let other = Screen(container: c)
+        c.register(type: Holder.self, in: .new) { _ in Holder() }
+            .onResolved { [unowned other] _, _ in seen.withLock { $0.append(ObjectIdentifier(other.session)) } }
+        _ = try c.tryResolve(type: Root.self)
+        #expect(seen.withLock { $0 }.last == ObjectIdentifier(other.session))
+        #expect(other.session.configured)
+    }
+
     // MARK: @WeakInjected
 
     @Test("@WeakInjected accepts a class-bound protocol and holds its instance weakly")
