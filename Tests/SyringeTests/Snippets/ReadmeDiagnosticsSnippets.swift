@@ -39,6 +39,34 @@ struct ReadmeDiagnosticsSnippets {
             """)
     }
 
+    @Test("Errors: what dump(container) shows")
+    func dumpedContainer() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            let app = Container()
+            app.register(type: Database.self) { _ in Database() }
+            app.register(type: Transaction.self, in: .scoped) { r in Transaction(db: try r.resolve()) }
+            dump(app)
+            // ▿ Syringe.Container #0
+            //   ▿ registrations: 2 elements
+            //     - "Database (.shared)"
+            //     - "Transaction (.scoped)"
+            //   - isScope: false
+            //   - isClosed: false
+            //   - parent: nil
+        }
+        let printed = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        #expect(printed == """
+            ▿ Syringe.Container #0
+              ▿ registrations: 2 elements
+                - "Database (.shared)"
+                - "Transaction (.scoped)"
+              - isScope: false
+              - isClosed: false
+              - parent: nil
+
+            """)
+    }
+
     @Test("Errors: localizedDescription is the same full text")
     func localizedDescription() {
         let c = Container()
