@@ -648,13 +648,15 @@ final class AsyncResolution: @unchecked Sendable {
         lock.withLock { storeLocked(box, in: slot) }
     }
 
-    /// What `claim` found.
+    /// What `claim` (or `claim(_:forThread:)`) found.
     enum GraphClaim {
         /// The instance exists: its box.
         case built(AnyObject)
         /// The caller builds it, then calls `storeAndRelease`.
         case claimed
-        /// Another task builds it: wait through `AsyncClaims`, keyed by the slot.
+        /// Another task builds it: wait through `AsyncClaims` (another
+        /// thread, for `claim(_:forThread:)`: through `InstanceCreation`),
+        /// keyed by the slot.
         case contended
     }
 
@@ -713,19 +715,67 @@ final class AsyncResolution: @unchecked Sendable {
         return kept
     }
 
-    /// A synchronous `.graph` registration's instance in this graph: how a
-    /// synchronous resolve inside an async one shares its graph (see
-    /// `ResolutionContext.asyncParent`).
-    func graphInstance<T>(of definition: Definition<T>) -> T? {
-        box(of: definition).map { unsafeDowncast($0, to: InstanceBox.self).value(as: T.self) }
+    /// `claim` for a synchronous `.graph` registration's instance, which a
+    /// synchronous resolve inside this async one builds (see
+    /// `ResolutionContext.asyncParent`) on the thread whose context's
+    /// `claimHolder` is `holder`: child tasks of one factory, on threads of
+    /// their own, may ask for it at once. Without a claim each built one,
+    /// and the graph kept the first while the others' callbacks and
+    /// disposal were already queued.
+    ///
+    /// Held in the slot (`builderThread`) until a second thread asks: only
+    /// then does the claim move to `InstanceCreation`, which blocks that
+    /// thread (the builder runs a synchronous factory, which cannot suspend:
+    /// the wait ends when it returns) and checks for a cycle across threads,
+    /// as for a `.shared` instance another thread creates. Every claim a
+    /// thread waits for has moved, so a claim that never moved is never
+    /// needed by it (as in `claim`).
+    ///
+    /// A registration with both kinds of factory (isolated to the main
+    /// actor) may be claimed here and by a task (`claim`) at once: each
+    /// kind waits only for its own, so a thread never blocks for a task,
+    /// which may be waiting for that very thread (the main actor's), and
+    /// the two may each build one, as before these claims.
+    func claim(_ definition: AnyDefinition, forThread holder: UInt32) -> (GraphSlot, GraphClaim) {
+        lock.withLock {
+            // After the end, a slot nothing else finds (see `ended`).
+            let slot = ended ? GraphSlot(definition) : slotLocked(for: definition)
+            if let box = slot.box {
+                return (slot, .built(box))
+            }
+            if slot.contended {
+                return (slot, .contended)
+            }
+            guard slot.builderThread != 0 else {
+                slot.builderThread = holder
+                return (slot, .claimed)
+            }
+            // Lock order: this graph's lock, then `InstanceCreation`'s
+            // (which never takes a graph's).
+            InstanceCreation.adopt(ObjectIdentifier(slot), heldBy: slot.builderThread)
+            slot.builderThread = 0
+            slot.contended = true
+            return (slot, .contended)
+        }
     }
 
-    /// Keeps a synchronous `.graph` registration's instance; returns the one
-    /// the graph uses (another task's, if it stored one first).
-    func storeGraphInstance<T>(_ instance: T, of definition: Definition<T>) -> T {
-        let made = InstanceBox.make(instance)
-        let kept = lock.withLock { ended ? made : storeLocked(made, in: slotLocked(for: definition)) }
-        return unsafeDowncast(kept, to: InstanceBox.self).value(as: T.self)
+    /// `storeAndRelease` for the thread of `holder`, whose claim
+    /// `claim(_:forThread:)` gave (`.claimed`).
+    @discardableResult
+    func storeAndRelease(_ made: AnyObject?, in slot: GraphSlot, heldBy holder: UInt32) -> AnyObject? {
+        let (kept, moved) = lock.withLock {
+            // Moved (to `InstanceCreation`) if a second thread asked; not
+            // `contended`, which a task may have set (see `claim(_:forThread:)`).
+            let moved = slot.builderThread != holder
+            if !moved {
+                slot.builderThread = 0
+            }
+            return (made.map { storeLocked($0, in: slot) }, moved)
+        }
+        if moved {
+            InstanceCreation.release(ObjectIdentifier(slot))
+        }
+        return kept
     }
 
     /// Queues `definition`'s `onResolved` callbacks on `instance` for the
@@ -863,7 +913,9 @@ final class AsyncResolution: @unchecked Sendable {
 }
 
 /// One `.graph` registration's instance in one async graph, and who is
-/// building it. Guarded by its resolution's lock (see `AsyncResolution.claim`).
+/// building it: a task, or for a synchronous registration a thread. Guarded
+/// by its resolution's lock (see `AsyncResolution.claim` and
+/// `claim(_:forThread:)`).
 final class GraphSlot: @unchecked Sendable {
     /// Held so that the registration's graph index stays its own while the
     /// graph has this slot.
@@ -875,8 +927,13 @@ final class GraphSlot: @unchecked Sendable {
     var builder: Unmanaged<AsyncFrame>?
     var builderTask: UnsafeRawPointer?
     /// Whether the slot's claims have moved to `AsyncClaims` (a second task
-    /// asked while it was being built); they stay there.
+    /// asked while it was being built), or for a synchronous registration
+    /// to `InstanceCreation` (a second thread asked); they stay there.
     var contended = false
+    /// The `ResolutionContext.claimHolder` of the thread building a
+    /// synchronous registration's instance while no other thread waits for
+    /// it, 0 if none (see `AsyncResolution.claim(_:forThread:)`).
+    var builderThread: UInt32 = 0
 
     init(_ definition: AnyDefinition) {
         self.definition = definition

@@ -44,8 +44,9 @@ import Synchronization
 ///
 /// SyringeSwinject claims its own entries (`claim(_:for:)`), which have no
 /// claim of their own, and `@LazyInjected` its properties
-/// (`claim(_:context:)`): their owners are kept in a table under the same
-/// lock, and the chain walks both kinds.
+/// (`claim(_:context:)`), and so are an async graph's slots of synchronous
+/// `.graph` registrations that two threads ask for (`adopt`): their owners
+/// are kept in a table under the same lock, and the chain walks both kinds.
 @_spi(SyringeSwinject) public
 enum InstanceCreation {
     /// Set in a claim while a thread waits for it. `claimHolder`s are even.
@@ -95,10 +96,37 @@ enum InstanceCreation {
             return
         }
         guard claimSlowly(definition, for: me) else {
-            // Built after the lock is released: the path can be long.
-            // `definition` is this thread's innermost frame already.
-            throw definition.error(.cycle, path: context.pathText(appending: "(held by a thread that waits for this one)"))
+            throw cycle(at: definition, context: context)
         }
+    }
+
+    /// Claims `slot`, an async graph's slot of the synchronous `.graph`
+    /// registration `definition`, for the thread of `context`, waiting while
+    /// another thread holds it (see `adopt`). Throws a cycle error as
+    /// `acquire(_:context:)` does; `definition` is the thread's innermost
+    /// frame. Released with `release(_:)`.
+    static func acquire(_ slot: AnyObject, of definition: AnyDefinition, context: ResolutionContext) throws(ResolutionError) {
+        guard claim(ObjectIdentifier(slot), context: context) else {
+            throw cycle(at: definition, context: context)
+        }
+    }
+
+    /// Records that the thread whose context's `claimHolder` is `holder`
+    /// holds the claim on `key`, which nobody holds here yet: an async
+    /// graph's slot of a synchronous registration, claimed under the graph's
+    /// lock and moved here when a second thread asks for it (see
+    /// `AsyncResolution.claim(_:forThread:)`). Released with `release(_:)`.
+    static func adopt(_ key: ObjectIdentifier, heldBy holder: UInt32) {
+        claims.lock.withLock {
+            claims.owners[key] = .context(holder)
+        }
+    }
+
+    /// The error of a wait for `definition`'s claim that would close a
+    /// cycle; `definition` is the innermost frame of `context` already.
+    /// Built after the lock is released: the path can be long.
+    private static func cycle(at definition: AnyDefinition, context: ResolutionContext) -> ResolutionError {
+        definition.error(.cycle, path: context.pathText(appending: "(held by a thread that waits for this one)"))
     }
 
     /// Releases this thread's claim on `definition`; wakes the threads

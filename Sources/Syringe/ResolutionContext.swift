@@ -590,19 +590,57 @@ final class ResolutionContext {
         return GraphInstances.instance(at: value, as: T.self)
     }
 
-    /// A `.graph` instance that the async resolve around this one has
-    /// (see `asyncParent`). Not inlined: only a synchronous registration
-    /// resolved by the async engine gets here with a parent.
+    /// The box of `definition`'s instance in the graph of the async resolve
+    /// around this one (see `asyncParent`, which must be set): the one it
+    /// has, or the one `build` makes, inside `definition`'s frame, while
+    /// this thread holds the graph's claim on it. Another thread of the
+    /// graph (a child task of an async factory) that asks meanwhile waits
+    /// for it, so that the factory runs once, and only the instance the
+    /// graph keeps gets callbacks and disposal.
+    ///
+    /// Waiting blocks the thread, a thread of the cooperative pool as a rule,
+    /// but only while another thread runs a synchronous factory, which
+    /// cannot suspend: it returns without needing the pool, and a thread
+    /// never waits for a task here (see `AsyncResolution.claim(_:forThread:)`).
+    /// A factory that needs, through other threads, what this thread holds
+    /// would never return: `InstanceCreation` reports that as a cycle
+    /// instead of waiting, as for `.shared` instances.
+    ///
+    /// Not inlined, and not generic: only a synchronous registration
+    /// resolved by the async engine gets here.
     @usableFromInline
-    func bridgedGraphInstance<T>(of definition: Definition<T>) -> T? {
-        bridgedGraph?.graphInstance(of: definition)
-    }
-
-    /// Keeps a new `.graph` instance in the async resolve around this one,
-    /// if any, and returns the instance the graph uses.
-    @usableFromInline
-    func bridgeGraphInstance<T>(_ instance: T, of definition: Definition<T>) -> T {
-        bridgedGraph?.storeGraphInstance(instance, of: definition) ?? instance
+    func reuseOrBuildInAsyncGraph(_ definition: AnyDefinition, _ build: () throws(ResolutionError) -> AnyObject) throws(ResolutionError) -> AnyObject {
+        let resolution = bridgedGraph.unsafelyUnwrapped
+        if let box = resolution.box(of: definition) {
+            return box
+        }
+        // The cycle check comes before the claim: this thread would wait
+        // for its own claim instead of reporting the cycle.
+        try enter(definition)
+        defer { leave() }
+        let (slot, claim) = resolution.claim(definition, forThread: claimHolder)
+        switch claim {
+        case .built(let box):
+            return box
+        case .claimed:
+            let made: AnyObject
+            do throws(ResolutionError) {
+                made = try build()
+            } catch {
+                resolution.storeAndRelease(nil, in: slot, heldBy: claimHolder)
+                throw error
+            }
+            return resolution.storeAndRelease(made, in: slot, heldBy: claimHolder).unsafelyUnwrapped
+        case .contended:
+            // When the claim is ours, the thread that held it has built the
+            // instance, or failed: then this one builds it.
+            try InstanceCreation.acquire(slot, of: definition, context: self)
+            defer { InstanceCreation.release(ObjectIdentifier(slot)) }
+            if let box = resolution.box(in: slot) {
+                return box
+            }
+            return resolution.store(try build(), in: slot)
+        }
     }
 
     /// The graph of the async resolve around this one that the current

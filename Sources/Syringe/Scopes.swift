@@ -63,22 +63,36 @@ extension Container {
     }
 
     /// `.graph` inside an async resolve (`context.asyncParent`): the
-    /// instance its async graph has, or a new one the graph then keeps.
+    /// instance its async graph has, or a new one the graph then keeps,
+    /// built once however many threads of the graph ask for it at once
+    /// (see `ResolutionContext.reuseOrBuildInAsyncGraph`).
     ///
-    /// Out of line, and the only place on this path that names a `T?`: the
-    /// async engine resolves synchronous registrations through the
-    /// unspecialised `produceSlowly`, where `Optional<T>`'s metadata is a
-    /// runtime lookup (about 400 instructions), and inlined there it was
-    /// fetched at the start of every such resolve, `.graph` or not.
-    @inlinable
+    /// Out of line: the async engine resolves synchronous registrations
+    /// through the unspecialised `produceSlowly`, where generic metadata is
+    /// a runtime lookup (`Optional<T>`'s, which this named once, about 400
+    /// instructions), and inlined there it was fetched at the start of every
+    /// such resolve, `.graph` or not. Not inlinable either, so not
+    /// specialised in a client: seen there, this body changed how the
+    /// optimiser laid out the client's own `produceSlowly`, the `.new` path
+    /// included (S5 cost 15 instructions more than with it opaque). Only a
+    /// synchronous factory's resolve inside an async one gets here.
+    @usableFromInline
     @inline(never)
     func reuseOrConstructInAsyncGraph<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, context: ResolutionContext) throws(ResolutionError) -> T {
-        if let instance = context.bridgedGraphInstance(of: definition) {
-            context.storeGraphInstance(instance, of: definition)
-            return instance
+        let box = try context.reuseOrBuildInAsyncGraph(definition) { () throws(ResolutionError) -> AnyObject in
+            // `construct`'s body, in the frame entered before the claim
+            // (`reuseOrBuildInAsyncGraph`): written out rather than split
+            // out of `construct`, which every `.new` and `.graph` resolve
+            // inlines, so that their code stays as it was.
+            let resolver = Resolver(container: self)
+            let instance = try callFactory(definition, resolver: resolver, arguments: arguments, context: context)
+            context.creations &+= 1
+            if let hooks = definition.loadHooks() {
+                applyHooks(hooks, to: instance, of: definition, resolver: resolver, context: context)
+            }
+            return InstanceBox.make(instance)
         }
-        let made = try construct(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
-        let instance = context.bridgeGraphInstance(made, of: definition)
+        let instance = unsafeDowncast(box, to: InstanceBox.self).value(as: T.self)
         context.storeGraphInstance(instance, of: definition)
         return instance
     }

@@ -116,7 +116,9 @@ struct AsyncFramePoolTests {
             registration = graph.definition
             var frame: AsyncFrame? = try AsyncFrame.enter(graph.definition, parent: nil)
             // The resolve's graph keeps an instance until the frame lets it go.
-            _ = frame!.resolution.storeGraphInstance(Tracked(counter), of: graph.definition)
+            let resolution = frame!.resolution
+            let (slot, _) = resolution.claim(graph.definition, for: frame!, task: nil)
+            resolution.storeAndRelease(InstanceBox.make(Tracked(counter)), in: slot)
             AsyncFrame.recycle(frame.take()!)
             #expect(Self.drain() == 1)
         }

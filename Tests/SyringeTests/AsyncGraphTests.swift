@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import Syringe
@@ -128,6 +129,90 @@ struct AsyncGraphTests {
         #expect(counter.created == 1)
     }
 
+    @Test("when the thread building a synchronous .graph instance fails, a thread that waited for it builds it, after it, and the rest share that one")
+    func failedSynchronousBuilderRetried() async throws {
+        let asked = StressCount()
+        let calls = StressCount()
+        let running = StressCount()
+        let overlaps = StressCount()
+        let c = Container()
+        c.register(type: Tracked.self, in: .graph) { _ in
+            if running.increment() > 1 {
+                overlaps.increment()
+            }
+            defer { running.add(-1) }
+            let call = calls.increment()
+            if call == 1 {
+                // Until another task has asked, on another thread (with one
+                // thread in the pool, until the deadline), and a little
+                // longer: it then waits for this build.
+                let deadline = StressDeadline(seconds: 0.5)
+                while asked.load < 2 && !deadline.passed {
+                    sched_yield()
+                }
+                usleep(1_000)
+                throw Failure(code: 1)
+            }
+            usleep(1_000)   // long enough for an unclaimed build to start meanwhile
+            return Tracked(Counter())
+        }
+        c.register(type: [Tracked?].self, in: .new) { (r: Resolver) async throws in
+            await withTaskGroup(of: Tracked?.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        asked.increment()
+                        return try? await r.resolve(type: Tracked.self)
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        let outcomes = try await c.resolveAsync(type: [Tracked?].self)
+        let built = outcomes.compactMap { $0 }
+        #expect(outcomes.count - built.count == 1)
+        #expect(built.allSatisfy { $0 === built[0] })
+        #expect(calls.load == 2)
+        #expect(overlaps.load == 0, "a second build began while the first ran")
+    }
+
+    // A thread that waits for another's synchronous build blocks, and a time
+    // limit cannot cancel that: a hang would hold threads of the cooperative
+    // pool (both, on a 2-core machine) and stall the whole run. The watchdog,
+    // a thread of its own, ends the run with a failure instead. Ten minutes,
+    // as the stress tests' limit (see `StressTests`): under ThreadSanitizer,
+    // beside the churn test's process at its full 10⁶ cycles, two were not
+    // enough, the rest of the run starved as well (beside 2 × 10⁴ cycles it
+    // took 13 s, alone 0.05 s).
+    @Test("two child tasks, each building a synchronous .graph instance the other needs, fail with a cycle and never hang")
+    func crossThreadCycleInGraph() async {
+        await failingIfHung(after: 600) {
+            for _ in 0..<20 {
+                let c = Container()
+                let started = StressCount()
+                // Each factory resolves the other once both have started (or,
+                // with one thread in the pool, after the deadline): each
+                // thread then holds its own claim and asks for the other's.
+                for (name, other) in [("x", "y"), ("y", "x")] {
+                    c.register(type: Tracked.self, name: name, in: .graph) { r in
+                        started.increment()
+                        let deadline = StressDeadline(seconds: 0.5)
+                        while started.load < 2 && !deadline.passed {
+                            sched_yield()
+                        }
+                        _ = try r.resolve(type: Tracked.self, name: other)
+                        return Tracked(Counter())
+                    }
+                }
+                c.register(type: Pair<Tracked>.self, in: .new) { (r: Resolver) async throws in
+                    async let x = r.resolve(type: Tracked.self, name: "x")
+                    async let y = r.resolve(type: Tracked.self, name: "y")
+                    return Pair(first: try await x, second: try await y)
+                }
+                await expectAsyncResolutionError(.cycle) { try await c.resolveAsync(type: Pair<Tracked>.self) }
+            }
+        }
+    }
+
     @Test("a chain of .graph registrations deeper than the path filter's 64 bits resolves, shares its root, and still reports a cycle")
     func deepChain() async throws {
         let depth = 200
@@ -157,4 +242,26 @@ struct AsyncGraphTests {
         })
         #expect(error.path.count == depth + 1)
     }
+}
+
+/// Runs `body`; if it has not returned after `seconds`, ends the process
+/// with a failure (see `crossThreadCycleInGraph`).
+private func failingIfHung(after seconds: Double, _ body: () async throws -> Void) async rethrows {
+    let done = StressFlag()
+    let watchdog = Thread {
+        let deadline = StressDeadline(seconds: seconds)
+        while !done.isSet {
+            if deadline.passed {
+                FileHandle.standardError.write(Data("hung for \(seconds) s: threads wait for one another\n".utf8))
+                exit(1)
+            }
+            usleep(10_000)
+        }
+    }
+    watchdog.start()
+    defer {
+        done.set()
+        watchdog.join()
+    }
+    try await body()
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 import Testing
 import Syringe
@@ -88,6 +93,53 @@ extension StressTests {
             #expect(disposed.load(ordering: .relaxed) == containers * tasks)
             #expect(afterReclamation { counter.alive == 0 }, "\(counter.alive) of \(counter.created) alive")
             #expect(counter.created == containers * tasks * 2)
+        }
+
+        final class Unit: Sendable {}
+
+        @Test("child tasks asking at once for a synchronous .graph instance: its factory runs once, and only that instance gets callbacks and is disposed")
+        func synchronousGraphInstanceBuiltOnce() async throws {
+            let failures = StressFailures()
+            for _ in 0..<20 {
+                let asked = StressCount()
+                let made = StressCount()
+                let configured = StressCount()
+                let disposed = StressCount()
+                let app = Container()
+                app.register(type: Unit.self, in: .graph) { _ in
+                    made.increment()
+                    // Until a second task has asked (on another thread; with
+                    // one thread in the pool, until the deadline), and a
+                    // little longer: an unclaimed second build starts meanwhile.
+                    let deadline = StressDeadline(seconds: 0.5)
+                    while asked.load < 2 && !deadline.passed {
+                        sched_yield()
+                    }
+                    usleep(1_000)
+                    return Unit()
+                }
+                .onResolved { _, _ in configured.increment() }
+                .onDispose { _ in disposed.increment() }
+                app.register(type: [Unit].self, in: .new) { (r: Resolver) async throws in
+                    try await withThrowingTaskGroup(of: Unit.self) { group in
+                        for _ in 0..<8 {
+                            group.addTask {
+                                asked.increment()
+                                return try await r.resolve(type: Unit.self)
+                            }
+                        }
+                        return try await group.reduce(into: []) { $0.append($1) }
+                    }
+                }
+                let scope = app.makeScope()
+                let units = try await scope.resolveAsync(type: [Unit].self)
+                try await scope.close()
+                if !units.allSatisfy({ $0 === units[0] }) { failures.record("two instances in one graph") }
+                if made.load != 1 { failures.record("the factory ran \(made.load) times") }
+                if configured.load != 1 { failures.record("onResolved ran \(configured.load) times") }
+                if disposed.load != 1 { failures.record("\(disposed.load) instances disposed") }
+            }
+            #expect(failures.count == 0, "\(failures.summary)")
         }
 
         final class Keeper: Sendable {
