@@ -676,13 +676,9 @@ final class AsyncResolution: @unchecked Sendable {
     /// From then on the slot is claimed there only.
     func claim(_ definition: AnyDefinition, for frame: AsyncFrame, task: UnsafeRawPointer?) -> (GraphSlot, GraphClaim) {
         lock.withLock {
-            // After the end, a slot nothing else finds (see `ended`).
-            let slot = ended ? GraphSlot(definition) : slotLocked(for: definition)
-            if let box = slot.box {
-                return (slot, .built(box))
-            }
-            if slot.contended {
-                return (slot, .contended)
+            let (slot, found) = slotLocked(claiming: definition)
+            if let found {
+                return (slot, found)
             }
             guard let builder = slot.builder else {
                 slot.builder = Unmanaged.passUnretained(frame)
@@ -715,6 +711,19 @@ final class AsyncResolution: @unchecked Sendable {
         return kept
     }
 
+    /// The slot `claim` and `claim(_:forThread:)` claim for `definition`,
+    /// and what they find there without claiming it: its instance, or its
+    /// claims moved to a table. Call with the lock held.
+    @inline(__always)
+    private func slotLocked(claiming definition: AnyDefinition) -> (GraphSlot, GraphClaim?) {
+        // After the end, a slot nothing else finds (see `ended`).
+        let slot = ended ? GraphSlot(definition) : slotLocked(for: definition)
+        if let box = slot.box {
+            return (slot, .built(box))
+        }
+        return (slot, slot.contended ? .contended : nil)
+    }
+
     /// `claim` for a synchronous `.graph` registration's instance, which a
     /// synchronous resolve inside this async one builds (see
     /// `ResolutionContext.asyncParent`) on the thread whose context's
@@ -738,13 +747,9 @@ final class AsyncResolution: @unchecked Sendable {
     /// the two may each build one, as before these claims.
     func claim(_ definition: AnyDefinition, forThread holder: UInt32) -> (GraphSlot, GraphClaim) {
         lock.withLock {
-            // After the end, a slot nothing else finds (see `ended`).
-            let slot = ended ? GraphSlot(definition) : slotLocked(for: definition)
-            if let box = slot.box {
-                return (slot, .built(box))
-            }
-            if slot.contended {
-                return (slot, .contended)
+            let (slot, found) = slotLocked(claiming: definition)
+            if let found {
+                return (slot, found)
             }
             guard slot.builderThread != 0 else {
                 slot.builderThread = holder

@@ -52,16 +52,22 @@ struct CircularDependencyTests {
         }
     }
 
-    @Test("the client/server loop with .new instances is a cycle: each callback would build another server")
-    func newClientServerLoop() throws {
-        let brake = Brake()
-        let c = Container()
+    /// The README's client/server pair, both `.new`: each server's callback
+    /// resolves a new client, whose factory resolves a new server.
+    static func registerNewClientServerLoop(in c: Container, brake: Brake) {
         c.register(type: Client.self, in: .new) { r in ClientImp(server: try r.resolve()) as Client }
         c.register(type: Server.self, in: .new) { _ in ServerImp() as Server }
             .onResolved { r, server in
                 try brake.run()
                 server.client = try r.resolve(type: Client.self)
             }
+    }
+
+    @Test("the client/server loop with .new instances is a cycle: each callback would build another server")
+    func newClientServerLoop() throws {
+        let brake = Brake()
+        let c = Container()
+        Self.registerNewClientServerLoop(in: c, brake: brake)
         let error = try #require(expectResolutionError(.cycle) { try c.tryResolve(type: Client.self) })
         // Reported once the steps repeat: the first server's callback ran,
         // and built a second server whose callback would do the same.
@@ -122,12 +128,7 @@ struct CircularDependencyTests {
         final class Screen: Sendable {}
         let brake = Brake()
         let c = Container()
-        c.register(type: Client.self, in: .new) { r in ClientImp(server: try r.resolve()) as Client }
-        c.register(type: Server.self, in: .new) { _ in ServerImp() as Server }
-            .onResolved { r, server in
-                try brake.run()
-                server.client = try r.resolve(type: Client.self)
-            }
+        Self.registerNewClientServerLoop(in: c, brake: brake)
         c.register(type: Screen.self, in: .new) { (_: Resolver) async in Screen() }
             .onResolved { r, _ in _ = try r.resolve(type: Client.self) }
         do {

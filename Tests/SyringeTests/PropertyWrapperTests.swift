@@ -264,10 +264,12 @@ struct PropertyWrapperTests {
         c.register(type: Session.self, in: .new) { _ in Session() }
             .onResolved { _, session in session.configured = true }
         let screen = Screen(container: c)
-        let seen = Locked<[ObjectIdentifier]>([])
+        // The sessions themselves, not their identifiers: one freed could
+        // give its address to the next (as ThreadSanitizer's allocator did).
+        let seen = Locked<[Session]>([])
         // Unowned: the screen holds the container, which holds the callback.
         c.register(type: Holder.self, in: .new) { _ in Holder() }
-            .onResolved { [unowned screen] _, _ in seen.withLock { $0.append(ObjectIdentifier(screen.session)) } }
+            .onResolved { [unowned screen] _, _ in seen.withLock { $0.append(screen.session) } }
         c.register(type: Trigger.self, in: .new) { _ in Trigger() }
             .onResolved { _, _ in throw Failure(code: 2) }
         // Holder's callback runs first and reads the property: the Session's
@@ -281,14 +283,14 @@ struct PropertyWrapperTests {
         let kept = screen.session
         #expect(kept.configured, "the unconfigured instance read in the failed resolve was kept")
         #expect(seen.withLock { $0 }.count == 1)
-        #expect(seen.withLock { $0 }.first != ObjectIdentifier(kept))
+        #expect(seen.withLock { $0 }.first !== kept)
         // Without the failure, the instance read in the resolve is kept.
         c.register(type: Trigger.self, in: .new) { _ in Trigger() }
         let other = Screen(container: c)
         c.register(type: Holder.self, in: .new) { _ in Holder() }
-            .onResolved { [unowned other] _, _ in seen.withLock { $0.append(ObjectIdentifier(other.session)) } }
+            .onResolved { [unowned other] _, _ in seen.withLock { $0.append(other.session) } }
         _ = try c.tryResolve(type: Root.self)
-        #expect(seen.withLock { $0 }.last == ObjectIdentifier(other.session))
+        #expect(seen.withLock { $0 }.last === other.session)
         #expect(other.session.configured)
     }
 
