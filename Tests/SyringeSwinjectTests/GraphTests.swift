@@ -114,7 +114,10 @@ struct GraphTests {
         }
         _ = container.resolve(Cat.self)
         let lazy = made!
-        container.register(Owner.self) { r in
+        // A Lazy holds its container, as Swinject's does: neither the Cat
+        // factory's variable nor the Owner factory may hold it too.
+        made = nil
+        container.register(Owner.self) { [unowned lazy] r in
             let first = r.resolve(Node.self, name: "shared")!
             // Resolves "shared" in the lazy's graph: another instance, in the
             // same slot as `first`.
