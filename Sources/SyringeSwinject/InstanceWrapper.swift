@@ -8,7 +8,10 @@ protocol InstanceWrapper {
 }
 
 /// Resolves its service the first time `instance` is read, in the object
-/// graph it was resolved in, and keeps it.
+/// graph it was resolved in, and keeps it. Holds its container, as
+/// Swinject's does, so it works after the container's last other reference
+/// is gone; a `.container` instance or a factory that holds one keeps the
+/// container alive.
 ///
 /// ```swift
 /// container.register(Animal.self) { _ in Dog() }
@@ -41,7 +44,8 @@ public final class Lazy<Service>: InstanceWrapper {
     }
 }
 
-/// Resolves its service each time `instance` is read.
+/// Resolves its service each time `instance` is read. Holds its container,
+/// as `Lazy` does.
 ///
 /// ```swift
 /// container.register(Animal.self) { _ in Dog() }
