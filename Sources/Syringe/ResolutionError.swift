@@ -196,7 +196,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             text += storage.byCallback ? "its onResolved callback threw " : "the factory threw "
             text += "\(TypeName.bounded(String(describing: error)))."
         case .argumentMismatch(let registered):
-            text += "it is registered with other runtime arguments: \(registered.joined(separator: ", "))."
+            // `()` is a registration without arguments: "other runtime
+            // arguments: ()" read as if it took some.
+            let withArguments = registered.filter { $0 != TypeName.signature([]) }
+            if withArguments.isEmpty {
+                text += "it is registered without runtime arguments."
+            } else {
+                text += "it is registered with other runtime arguments: \(withArguments.joined(separator: ", "))"
+                text += withArguments.count < registered.count ? ", and without any." : "."
+            }
         case .incompatibleAlias(let instanceType):
             text += "it is an alias (implements) of a registration whose instance, of type \(instanceType), is not a \(TypeName.of(type))."
         case .noScope:

@@ -174,6 +174,22 @@ struct ArgumentTests {
         #expect(ObjectIdentifier(thrown.type) == ObjectIdentifier(Label.self))
     }
 
+    @Test("a registration without arguments, asked with some, is said to take none")
+    func mismatchWithoutArguments() throws {
+        let c = Container()
+        c.register(type: Label.self) { _ in Label(text: "plain") }
+        let thrown = try #require(expectResolutionError(.argumentMismatch(registered: ["()"])) {
+            try c.tryResolve(type: Label.self, arguments: 7)
+        })
+        #expect(thrown.description.hasSuffix("it is registered without runtime arguments."))
+
+        c.register(type: Label.self) { (_: Resolver, s: String) in Label(text: s) }
+        let both = try #require(expectResolutionError(.argumentMismatch(registered: ["()", "(String)"])) {
+            try c.tryResolve(type: Label.self, arguments: 7)
+        })
+        #expect(both.description.hasSuffix("it is registered with other runtime arguments: (String), and without any."))
+    }
+
     @Test("the mismatch error records the request's own argument types")
     func mismatchRecordsRequest() throws {
         let c = Container()
