@@ -129,7 +129,7 @@ extension Container {
             // Bound for this resolve: the resolves its factory makes, in
             // this task or its children, find the observation here, and the
             // engine marks `resolve` where it creates this instance.
-            result = await Observation.$current.withValue(resolve) { () async -> Result<T, ResolutionError> in
+            result = await Observation.withCurrent(resolve) { () async -> Result<T, ResolutionError> in
                 do throws(ResolutionError) {
                     return .success(try await Self.produceAsyncUnobserved(definition, in: .passUnretained(self), holder: .passUnretained(holder), arguments: arguments, parent: parent))
                 } catch {

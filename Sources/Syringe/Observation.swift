@@ -38,6 +38,23 @@ final class Observation: @unchecked Sendable {
     /// that the resolves of its factories and their child tasks report to it.
     @TaskLocal static var current: ObservedResolve?
 
+    /// Runs `body` with `resolve` bound as `current`, on the caller's
+    /// executor: an async resolve's `onCallersExecutor` factories, and a
+    /// `validateAsync` pass on the main actor, run where they would
+    /// unobserved.
+    ///
+    /// `TaskLocal.withValue` runs a closure written in a
+    /// `nonisolated(nonsending)` function on the global executor; this
+    /// closure names the caller's isolation (`isolation`), which makes it
+    /// isolated to it (SE-0420), and `body` inherits that.
+    static func withCurrent<R>(_ resolve: ObservedResolve, isolation: isolated (any Actor)? = #isolation,
+                               _ body: nonisolated(nonsending) () async -> R) async -> R {
+        await $current.withValue(resolve) {
+            _ = isolation
+            return await body()
+        }
+    }
+
     deinit {
         if active.load(ordering: .relaxed) {
             syr_observers_add(-1)

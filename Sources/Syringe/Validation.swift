@@ -114,7 +114,7 @@ extension Container {
         let roots = running.filter { !$0.definition.isAsync } + running.filter(\.definition.isAsync)
         // Bound for the pass: every async resolve, and every synchronous one
         // it hands to the synchronous engine, reports to the pass.
-        await Observation.$current.withValue(ObservedResolve(observation: pass.observation)) {
+        await Observation.withCurrent(ObservedResolve(observation: pass.observation)) {
             for root in roots {
                 let arguments = pass.arguments(for: root)
                 do throws(ResolutionError) {

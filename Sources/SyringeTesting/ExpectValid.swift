@@ -26,7 +26,8 @@ public func expectValid(
 }
 
 /// `expectValid` for containers with async factories: validates with
-/// `validateAsync`.
+/// `validateAsync`, on the caller's actor (a main-actor test validates
+/// main-actor registrations as the app resolves them there).
 ///
 /// ```swift
 /// @Test func wiringIsComplete() async {
@@ -34,7 +35,7 @@ public func expectValid(
 /// }
 /// ```
 @discardableResult
-public func expectValidAsync(
+nonisolated(nonsending) public func expectValidAsync(
     _ container: Container,
     samples: SampleArguments = SampleArguments(),
     sourceLocation: SourceLocation = #_sourceLocation

@@ -80,6 +80,11 @@ private actor QueueActor {
         return (MarkedQueueExecutor.isCurrent, try await container.resolveAsync(type: type))
     }
 
+    /// Validates `container` on this actor.
+    func validate(_ container: Container) async throws {
+        try await container.validateAsync()
+    }
+
     func resolveAlias(from container: Container) async throws -> (onActorBefore: Bool, value: Bool) {
         (MarkedQueueExecutor.isCurrent, try await container.resolveAsync(type: Bool.self, name: "alias"))
     }
@@ -127,6 +132,31 @@ struct AsyncFactoryExecutorTests {
         let resolved = try await actor.resolve(Bool.self, from: c)
         #expect(resolved.onActorBefore)
         #expect(resolved.value)
+    }
+
+    @Test("a traced container runs a trailing-closure async factory on the resolver's actor too")
+    func tracedOnTheResolversActor() async throws {
+        let c = Container()
+        c.register(type: Bool.self, in: .new) { (_: Resolver) async in MarkedQueueExecutor.isCurrent }
+        let events = Locked(0)
+        c.trace { _ in events.withLock { $0 += 1 } }
+        defer { c.stopTracing() }
+        let resolved = try await QueueActor().resolve(Bool.self, from: c)
+        #expect(resolved.onActorBefore)
+        #expect(resolved.value, "tracing moved the factory off the resolver's actor")
+        #expect(events.withLock { $0 } == 1)
+    }
+
+    @Test("validateAsync runs a trailing-closure async factory on the actor that validates")
+    func validatedOnTheResolversActor() async throws {
+        let c = Container()
+        let ranOnActor = Locked<[Bool]>([])
+        c.register(type: Int.self, in: .new) { (_: Resolver) async in
+            ranOnActor.withLock { $0.append(MarkedQueueExecutor.isCurrent) }
+            return 1
+        }
+        try await QueueActor().validate(c)
+        #expect(ranOnActor.withLock { $0 } == [true])
     }
 
     @Test("a factory a trailing-closure factory resolves runs there too, however deep")

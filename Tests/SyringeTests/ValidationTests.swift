@@ -256,6 +256,31 @@ private struct VConfigMissing: Error, Equatable {}
         #expect(scope == .weak)
     }
 
+    /// A main-actor `.shared` registration, and an autoregistered and a
+    /// closure `.new` one resolving it synchronously: valid on the main actor.
+    @MainActor
+    private static func mainActorWiring() -> Container {
+        let app = Container()
+        app.register(type: VMainModel.self, in: .shared, isolatedTo: MainActor.self) { _ in VMainModel() }
+        app.autoregister(type: VUsesMainModel.self, in: .new, initializer: VUsesMainModel.init)
+        app.register(type: VUsesMainModelToo.self, in: .new) { r in VUsesMainModelToo(model: try r.resolve()) }
+        return app
+    }
+
+    @Test @MainActor func validateAsyncOnTheMainActorResolvesMainActorRegistrationsThere() async throws {
+        let report = try await Self.mainActorWiring().validateAsync()
+        #expect(Set(report.validated) == ["VMainModel", "VUsesMainModel", "VUsesMainModelToo"])
+        // Records an issue for each problem it finds: none.
+        await expectValidAsync(Self.mainActorWiring())
+        // Off the main actor, the synchronous resolves of the main-actor
+        // registration are what the app would get there.
+        let offMain = try await Task.detached {
+            try await #require(throws: ValidationError.self) { try await Self.mainActorWiring().validateAsync() }
+        }.value
+        #expect(offMain.problems.count == 2)
+        #expect(offMain.problems.allSatisfy { ExpectedReason.name(of: $0.reason) == "isolatedToMainActor" })
+    }
+
     @Test func expectValidRecordsOneIssuePerProblem() {
         let app = Container()
         app.register(type: VRepo.self, in: .new) { r in VRepo(logger: try r.resolve()) }
@@ -276,6 +301,9 @@ private struct VConfigMissing: Error, Equatable {}
     }
 }
 
+private final class VMainModel: Sendable {}
+private final class VUsesMainModel: Sendable { init(model: VMainModel) {} }
+private final class VUsesMainModelToo: Sendable { init(model: VMainModel) {} }
 private final class VSingleton: Sendable { init(middle: VMiddleNew) {} }
 private final class VMiddleNew: Sendable { init(session: VSession) {} }
 private final class VClosureMiddle: Sendable { init(session: VSession) {} }
