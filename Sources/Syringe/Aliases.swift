@@ -19,7 +19,12 @@ extension Container {
         let holder = Unmanaged.passUnretained(holder)
         return { resolver, arguments in
             let context = ResolutionContext.current
-            let instance = try resolver.container.produceNested(target, holder: holder.takeUnretainedValue(), arguments: arguments, context: context)
+            let instance: T
+            do throws(ResolutionError) {
+                instance = try resolver.container.produceNested(target, holder: holder.takeUnretainedValue(), arguments: arguments, context: context)
+            } catch {
+                throw error.throughAlias(TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes), below: context.pathText)
+            }
             // `as?` because `implements` cannot constrain `T` to be a `U`:
             // Swift has no "T conforms to the protocol U" constraint.
             guard let converted = instance as? U else {
@@ -42,7 +47,12 @@ extension Container {
         return { resolver, arguments in
             // Unobserved: the alias's own resolve is the one observers see,
             // as on the synchronous path.
-            let instance = try await produceAsyncUnobserved(target, in: resolver.containerReference, holder: holder, arguments: arguments.pointer, parent: resolver.frame)
+            let instance: T
+            do throws(ResolutionError) {
+                instance = try await produceAsyncUnobserved(target, in: resolver.containerReference, holder: holder, arguments: arguments.pointer, parent: resolver.frame)
+            } catch {
+                throw error.throughAlias(TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes), below: resolver.frame?.pathText ?? [])
+            }
             guard let converted = instance as? U else {
                 let step = TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
                 throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),

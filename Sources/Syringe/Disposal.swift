@@ -121,10 +121,11 @@ public struct DisposalError: Error, CustomStringConvertible, Sendable {
     /// Every failure, one per line, after the body's error if there was one.
     ///
     /// ```swift
-    /// catch { print(error) }   // Syringe could not dispose 2 instances: …
+    /// catch { print(error) }   // Syringe could not dispose everything: 2 disposers threw: …
     /// ```
     public var description: String {
-        var text = "Syringe could not dispose \(failures.count == 1 ? "1 instance" : "\(failures.count) instances"):"
+        // Disposers, not instances: one instance's disposers can each throw.
+        var text = "Syringe could not dispose everything: \(failures.count == 1 ? "1 disposer" : "\(failures.count) disposers") threw:"
         for failure in failures {
             text += "\n  • \(failure.service): \(TypeName.bounded(String(describing: failure.error)))"
         }

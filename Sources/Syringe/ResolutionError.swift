@@ -143,6 +143,18 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         with(reason: reason, path: path, byCallback: storage.byCallback)
     }
 
+    /// This error as it reaches the alias (`implements`) whose target failed:
+    /// `step`, the alias, inserted into the path after `above`, the path to
+    /// the alias. An alias has no frame of its own, so the path its target
+    /// fails with names the target only, a type the request never named.
+    /// An error that did not arise below the alias is returned as it is.
+    func throughAlias(_ step: String, below above: [String]) -> ResolutionError {
+        guard path.count > above.count, path.starts(with: above) else {
+            return self
+        }
+        return with(reason: reason, path: above + [step] + path[above.count...])
+    }
+
     /// This `.factoryFailed` error as thrown by an `onResolved` callback, or
     /// this `.cycle` as one through callbacks: the description says so.
     func thrownByCallback() -> ResolutionError {

@@ -20,8 +20,10 @@ extension Container {
                 return try produceScoped(definition, holder: holder, arguments: arguments, context: context)
             case .forward, .forwardToScoped:
                 // An alias has no frame of its own: its target's frame is the
-                // step. Its factory (see Aliases.swift) produces the target
-                // as a resolve of it from this container would.
+                // step (an error from below names the alias too: see
+                // `ResolutionError.throughAlias`). Its factory (see
+                // Aliases.swift) produces the target as a resolve of it from
+                // this container would.
                 return try callFactory(definition, resolver: Resolver(container: self), arguments: arguments, context: context)
             }
         }

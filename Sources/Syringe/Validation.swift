@@ -464,7 +464,10 @@ final class ValidationPass {
                             captor: AnyDefinition?, path: [AnyDefinition], isAsync: Bool) {
             let id = ObjectIdentifier(definition)
             guard seen.insert([id, ObjectIdentifier(resolving), captor.map(ObjectIdentifier.init)]).inserted else { return }
-            for (found, foundHolder) in dependencies(of: definition, heldBy: holder, resolvingFrom: resolving, path: path) {
+            for (found, foundHolder, alias) in dependencies(of: definition, heldBy: holder, resolvingFrom: resolving, path: path) {
+                // The alias is a step of the path, as in the resolve's errors
+                // (see `ResolutionError.throughAlias`).
+                let path = alias.map { path + [$0] } ?? path
                 check(found, heldBy: foundHolder, requester: definition, resolvingFrom: resolving, captor: captor,
                       path: path, isAsync: isAsync)
                 guard parameters[ObjectIdentifier(found)] != nil else { continue }
@@ -478,11 +481,11 @@ final class ValidationPass {
         }
 
         /// The registrations `definition`'s initialiser parameters resolve,
-        /// found from `resolving`, an alias's target for the alias:
-        /// reports those that are missing, and records the edges.
+        /// found from `resolving`, an alias's target for the alias (and the
+        /// alias): reports those that are missing, and records the edges.
         private func dependencies(of definition: AnyDefinition, heldBy holder: Container, resolvingFrom resolving: Container,
-                                  path: [AnyDefinition]) -> [(AnyDefinition, Container)] {
-            var dependencies: [(AnyDefinition, Container)] = []
+                                  path: [AnyDefinition]) -> [(AnyDefinition, Container, alias: AnyDefinition?)] {
+            var dependencies: [(AnyDefinition, Container, alias: AnyDefinition?)] = []
             for type in parameters[ObjectIdentifier(definition)] ?? [] {
                 guard let (found, foundHolder) = resolving.locateDefinition(of: type) else {
                     pass.add(resolving.missingParameter(type, path: path.map(\.stepText)), requester: definition)
@@ -492,7 +495,11 @@ final class ValidationPass {
                     pass.observation.record(ObservedEdge(from: from, to: to, origin: .initializer))
                 }
                 // The alias and its target have one holder.
-                dependencies.append((pass.aliasTargets[ObjectIdentifier(found)] ?? found, foundHolder))
+                if let target = pass.aliasTargets[ObjectIdentifier(found)] {
+                    dependencies.append((target, foundHolder, alias: found))
+                } else {
+                    dependencies.append((found, foundHolder, alias: nil))
+                }
             }
             return dependencies
         }

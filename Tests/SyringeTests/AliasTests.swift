@@ -263,6 +263,27 @@ struct AliasTests {
         #expect(failure.path.last == "Unrelated")
     }
 
+    @Test("a failure behind an alias has the alias in its path, synchronous and async")
+    func failureBehindAliasNamesIt() async throws {
+        struct NeedsReader { let reader: Reader }
+        let c = Container()
+        c.register(type: Store.self, in: .scoped) { _ in Store() }.implements(Reader.self)
+        c.register(type: NeedsReader.self, in: .new) { r in NeedsReader(reader: try r.resolve()) }
+        let direct = try #require(expectResolutionError(.noScope) { try c.tryResolve(type: Reader.self) })
+        #expect(direct.path == ["Reader", "Store"])
+        #expect(direct.description.contains("path: Reader → Store"))
+        let nested = try #require(expectResolutionError(.noScope) { try c.tryResolve(type: NeedsReader.self) })
+        #expect(nested.path == ["NeedsReader", "Reader", "Store"])
+
+        let a = Container()
+        a.register(type: Store.self, in: .scoped) { (_: Resolver) async in Store() }.implements(Reader.self)
+        a.register(type: NeedsReader.self, in: .new) { (r: Resolver) async throws in NeedsReader(reader: try await r.resolve()) }
+        let asyncDirect = try #require(await expectAsyncResolutionError(.noScope) { try await a.resolveAsync(type: Reader.self) })
+        #expect(asyncDirect.path == ["Reader", "Store"])
+        let asyncNested = try #require(await expectAsyncResolutionError(.noScope) { try await a.resolveAsync(type: NeedsReader.self) })
+        #expect(asyncNested.path == ["NeedsReader", "Reader", "Store"])
+    }
+
     @Test("onResolved runs once for a .shared registration resolved through aliases")
     func onResolvedOnceForShared() {
         let calls = Atomic(0)

@@ -166,7 +166,7 @@ struct DisposalTests {
         } catch {
             #expect(error.failures.map(\.service) == ["AsyncResource", "SyncResource"])
             #expect(error.failures.map { $0.error as? DisposalFailed } == [DisposalFailed(name: "second"), DisposalFailed(name: "first")])
-            #expect(error.description.contains("Syringe could not dispose 2 instances:"))
+            #expect(error.description.contains("Syringe could not dispose everything: 2 disposers threw:"))
             #expect(error.description.contains("• AsyncResource: DisposalFailed(name: \"second\")"))
             #expect(error.bodyError == nil)
         }
@@ -191,6 +191,8 @@ struct DisposalTests {
             Issue.record("close did not throw")
         } catch {
             #expect(error.failures.map { $0.error as? DisposalFailed } == [DisposalFailed(name: "a"), DisposalFailed(name: "b")])
+            // One instance, two disposers that threw: counted as disposers.
+            #expect(error.description.hasPrefix("Syringe could not dispose everything: 2 disposers threw:\n  • Tracked: "))
         }
         #expect(log.all == ["after a", "after b"])
     }

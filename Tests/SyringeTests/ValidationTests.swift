@@ -574,14 +574,14 @@ private final class VScopedStore: VAliasedReader, Sendable {}
         #expect(runs.withLock { $0 } == 1)
     }
 
-    /// What goes wrong behind an alias goes wrong at its target, which has
-    /// the step (an alias has no frame of its own), as in the resolve.
+    /// What goes wrong behind an alias goes wrong at its target, with the
+    /// alias on the path before it, as in the resolve.
     @Test func aCaptiveBehindAnAliasIsReportedAtItsTarget() throws {
         let app = Container()
         app.register(type: VScopedStore.self, in: .scoped) { _ in VScopedStore() }.implements((any VAliasedReader).self)
         app.autoregister(initializer: VReaderUser.init(reader:))
         let (found, real) = try problems(app) { _ = try app.makeScope().tryResolve(type: VReaderUser.self) }
-        #expect(found.path == ["VReaderUser", "VScopedStore"] && found.path == real.path)
+        #expect(found.path == ["VReaderUser", "VAliasedReader", "VScopedStore"] && found.path == real.path)
         #expect(ExpectedReason.name(of: found.reason) == "captiveDependency")
         #expect(ExpectedReason.name(of: real.reason) == "captiveDependency")
     }
