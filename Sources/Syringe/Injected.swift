@@ -4,6 +4,12 @@
 /// resolve fails, the program stops with the full `ResolutionError` text, the
 /// type that owns the property and where the property is declared.
 ///
+/// The resolve happens as the owner's initialisation begins, before its
+/// initialiser's body runs: a property declared without arguments has been
+/// resolved from `Container.shared` by then, even if the initialiser sets it
+/// up again. To pick the container in an initialiser, declare the property
+/// ``LazyInjected`` and set it up there (`_service = LazyInjected(from: container)`).
+///
 /// ```swift
 /// final class Screen {
 ///     @Injected var manager: Manager                        // from Container.shared
@@ -28,7 +34,7 @@ public struct Injected<T> {
     public init(name: String? = nil, from container: Container? = nil,
                 owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
         wrappedValue = InjectionFailure.resolve(T.self, name: name, from: container ?? Container.shared,
-                                                at: InjectionSite(owner: owner, file: file, line: line))
+                                                at: InjectionSite(owner: owner, file: file, line: line, resolvesWhenMade: true))
     }
 }
 

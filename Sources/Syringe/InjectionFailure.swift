@@ -8,6 +8,10 @@ struct InjectionSite: Sendable {
     let owner: String
     let file: StaticString
     let line: UInt
+    /// Whether the wrapper resolves when it is made (`@Injected`,
+    /// `@WeakInjected`), as its owner's initialisation begins, rather than
+    /// on first read (`@LazyInjected`).
+    var resolvesWhenMade = false
 }
 
 /// What the property wrappers do when a resolve fails: stop, saying which
@@ -31,8 +35,9 @@ enum InjectionFailure {
     static func message<T>(_ error: ResolutionError, type: T.Type, from container: Container, at site: InjectionSite) -> String {
         // `#function` names the owning type at a stored property's
         // declaration, and the function where the wrapper was made
-        // otherwise (an initialiser's `_service = Injected(from: container)`).
-        let place = site.owner.contains("(")
+        // otherwise (an initialiser's `_service = LazyInjected(from: container)`).
+        let declared = !site.owner.contains("(")
+        let place = !declared
             ? "set up in \(site.owner) at \(site.file):\(site.line)"
             : "of \(site.owner), declared at \(site.file):\(site.line)"
         var text = "Syringe: cannot inject a \(TypeName.of(T.self)) property \(place).\n\(error.description)"
@@ -40,6 +45,15 @@ enum InjectionFailure {
             text += "\nIt was resolved from the default Container.shared: no `Container.$shared.withValue(…)` binding "
                 + "is in effect in this task. The binding is task-local, and a detached task (`Task.detached`) "
                 + "does not inherit it: bind it there again, or pass the container (`@Injected(from:)`)."
+            if declared && site.resolvesWhenMade {
+                // Swift makes a wrapper declared without arguments before the
+                // owner's initialiser runs, so one that the initialiser
+                // replaces (`_service = Injected(from: container)`) has
+                // already resolved from Container.shared, and failed here.
+                text += "\nIf an initialiser sets this property up with its own container, that comes too late: "
+                    + "this wrapper resolves as the owner's initialisation begins. Declare it @LazyInjected there "
+                    + "(`_service = LazyInjected(from: container)`), which resolves on first read."
+            }
         }
         return text
     }

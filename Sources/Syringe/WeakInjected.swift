@@ -5,7 +5,9 @@
 /// The type may be a class or a protocol whose instances are classes; a value
 /// that is not a class instance is not kept, and reads nil at once. A failing
 /// resolve stops the program with the full diagnostic, the type that owns
-/// the property and where the property is declared.
+/// the property and where the property is declared. Like ``Injected``, it
+/// resolves as its owner's initialisation begins, before the initialiser's
+/// body could set it up with another container.
 ///
 /// ```swift
 /// final class Screen {
@@ -31,7 +33,7 @@ public struct WeakInjected<T>: @unchecked Sendable {
     public init(name: String? = nil, from container: Container? = nil,
                 owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
         box.store(InjectionFailure.resolve(T.self, name: name, from: container ?? Container.shared,
-                                           at: InjectionSite(owner: owner, file: file, line: line)))
+                                           at: InjectionSite(owner: owner, file: file, line: line, resolvesWhenMade: true)))
     }
 
     /// The instance while something else holds it, then nil.

@@ -71,6 +71,27 @@ struct PropertyWrapperSiteTests {
         #expect(text.contains("cannot inject a Service property of Screen"))
         #expect(text.contains("It was resolved from the default Container.shared"))
         #expect(text.contains("a detached task (`Task.detached`) does not inherit it"))
+        #expect(text.contains("If an initialiser sets this property up"), "a declared @Injected may have been set up again in an initialiser")
+    }
+
+    @Test("an @Injected set up again in an initialiser has already resolved from Container.shared, and the text says to use @LazyInjected")
+    func injectedReplacedInInitialiserText() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Screen {
+                @Injected var manager: Service
+                init(_ container: Container) {
+                    _manager = Injected(from: container)
+                }
+            }
+            let own = Container()
+            own.register(type: Service.self) { _ in ServiceImp() }
+            _ = Screen(own)
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("cannot inject a Service property of Screen, declared at"))
+        #expect(text.contains("It was resolved from the default Container.shared"))
+        #expect(text.contains("If an initialiser sets this property up with its own container, that comes too late"))
+        #expect(text.contains("`_service = LazyInjected(from: container)`"))
     }
 
     @Test("a failing @Injected with its own container does not mention the default one")

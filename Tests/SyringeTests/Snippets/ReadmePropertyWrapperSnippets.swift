@@ -73,6 +73,22 @@ struct ReadmePropertyWrapperSnippets {
         }
     }
 
+    final class Checkout {
+        @LazyInjected var manager: Manager
+        init(container: Container) {
+            _manager = LazyInjected(from: container)   // resolved from `container` on first read
+        }
+    }
+
+    @Test("A container picked in an initialiser")
+    func containerPickedInInitialiser() {
+        // Container.shared has no Manager: a resolve there would stop the program.
+        let checkout = Container.$shared.withValue(Container()) { Checkout(container: Self.container) }
+        let before = Self.managersMade.load(ordering: .relaxed)
+        _ = checkout.manager
+        #expect(Self.managersMade.load(ordering: .relaxed) == before + 1, "resolved from the container the initialiser gave")
+    }
+
     final class UsesShared { @Injected var manager: Manager }
 
     @Test("Container.shared is task-local")
