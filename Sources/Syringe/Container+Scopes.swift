@@ -332,11 +332,20 @@ extension Container {
         let key = definition.key
         if holder === self || !isSelfOrAncestor(holder) {
             let ownKey = holder === self ? ScopeLocalCopy.key(ofMadeHere: definition) : ScopeLocalCopy.key(ofHeldBelow: definition)
-            if let copy = lookupUnretained(ownKey) {
+            // The key of a copy of a registration made here names its type
+            // and name only: a copy under it may be of one that the scope
+            // replaced since (registered again), whose instance this one
+            // must not hand out. It is replaced in turn, and stays with the
+            // scope, which disposes its instance when it closes (see
+            // `insertLocked`).
+            if let copy = lookupUnretained(ownKey), copy._withUnsafeGuaranteedRef({ $0.copiesIdentity }) == definition.copiesIdentity {
                 return copy   // lock-free: installed earlier
             }
             return writerLock.withLock {
-                lookupUnretained(ownKey) ?? installLocked(definition.scopeLocalCopy(key: ownKey))
+                if let copy = lookupUnretained(ownKey), copy._withUnsafeGuaranteedRef({ $0.copiesIdentity }) == definition.copiesIdentity {
+                    return copy
+                }
+                return installLocked(definition.scopeLocalCopy(key: ownKey))
             }
         }
         return writerLock.withLock {

@@ -159,6 +159,25 @@ struct RequestScopeTests {
         expectResolutionError(.notRegistered) { try app.tryResolve(type: RequestWork.self) }
     }
 
+    @Test("a .scoped registration registered again in its scope hands out the new one's instance; the old one's is disposed when the scope closes",
+          arguments: [false, true])
+    func scopedRegisteredAgainInTheScope(async: Bool) async throws {
+        let log = DisposalLog()
+        let app = Container()
+        let scope = app.makeScope()
+        scope.register(type: SyncResource.self, in: .scoped) { _ in SyncResource("old", log: log) }
+        let old = async ? try await scope.resolveAsync(type: SyncResource.self) : try scope.tryResolve(type: SyncResource.self)
+        #expect(old.name == "old")
+        scope.register(type: SyncResource.self, in: .scoped) { _ in SyncResource("new", log: log) }
+        let new = async ? try await scope.resolveAsync(type: SyncResource.self) : try scope.tryResolve(type: SyncResource.self)
+        #expect(new.name == "new", "the scope handed out the replaced registration's instance")
+        #expect(try scope.tryResolve(type: SyncResource.self) === new)
+        scope.remove(type: SyncResource.self)
+        expectResolutionError(.notRegistered) { try scope.tryResolve(type: SyncResource.self) }
+        try await scope.close()
+        #expect(log.all == ["new", "old"], "each instance the scope created is disposed, newest first")
+    }
+
     @Test("a .scoped registration made in a plain child of a scope is that child's: the scope and the child's siblings never resolve it",
           arguments: [false, true])
     func scopedRegisteredInAChildOfTheScope(async: Bool) async throws {
