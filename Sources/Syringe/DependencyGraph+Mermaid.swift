@@ -37,9 +37,13 @@ extension DependencyGraph {
     /// A Mermaid label in quotes, with the characters Mermaid would read as
     /// markup written as its entity codes, line breaks as `<br/>`, and
     /// other control characters as `visible` writes them (a browser shows
-    /// nothing or `�` for them, and an SVG file with one is not XML).
+    /// nothing or `�` for them, and an SVG file with one is not XML). The
+    /// backtick too: after the opening quote (a type named with a raw
+    /// identifier, `` `has space` ``) it starts a Markdown string, in which
+    /// a backtick not followed by a quote does not parse.
     private static func mermaidQuoted(_ text: String) -> String {
-        "\"" + escaped(visible(text), ["\"": "#quot;", "#": "#35;", "&": "#38;", "<": "#lt;", ">": "#gt;", "\n": "<br/>", "\r\n": "<br/>", "\r": "<br/>"]) + "\""
+        "\"" + escaped(visible(text), ["\"": "#quot;", "#": "#35;", "&": "#38;", "<": "#lt;", ">": "#gt;", "`": "#96;",
+                                        "\n": "<br/>", "\r\n": "<br/>", "\r": "<br/>"]) + "\""
     }
 
     /// The class of each kind of node (`Node.styleClass`), in the order

@@ -11,6 +11,8 @@ private final class TodoHandler: Sendable { init(repo: TodoRepository, log: Requ
 private protocol Clock: Sendable {}
 private final class SystemClock: Clock {}
 private final class Metrics: Sendable {}
+/// A type named with a raw identifier: printed between backticks.
+private struct `Raw Name`: Sendable {}
 
 /// The README's wiring: a closure registration (TodoHandler), autoregistered
 /// ones, an alias, and a dependency that is missing.
@@ -123,6 +125,17 @@ private func exampleWiring() -> Container {
         #expect(graph.nodes.map(\.label) == ["RequestLog", "Metrics"])
         #expect(graph.nodes.last?.holder == .scope)
         #expect(edges(of: graph) == ["RequestLog → Metrics (factory)"])
+    }
+
+    @Test func mermaidWritesBackticksAsEntities() {
+        let app = Container()
+        app.register(type: `Raw Name`.self, in: .new) { _ in `Raw Name`() }
+        let mermaid = app.dependencyGraph().mermaid()
+        // `["` and a backtick open a Markdown string, in which Mermaid reads
+        // a lone backtick as an error.
+        #expect(!mermaid.contains("`"))
+        // (The space between prints as a no-break space.)
+        #expect(mermaid.contains(##"n0["#96;Raw"##) && mermaid.contains(##"Name#96;<br/>.new"]"##))
     }
 
     // Needs Graphviz's `dot` (Debian's graphviz, which `.ci/run` installs and
