@@ -180,7 +180,10 @@ final class ValidationPass {
     private let ambiguousSteps: Set<String>
     private var problems: [ResolutionError] = []
     private var problemIndex: [String: Int] = [:]
-    private var validated: [String] = []
+    /// The roots checked: reported in the order of `roots`, whatever
+    /// order they were checked in (autoregistered ones after the others,
+    /// `validateAsync()`'s synchronous ones before its async ones).
+    private var validated: Set<ObjectIdentifier> = []
     private var skipped: [ValidationReport.Skipped] = []
 
     init(container: Container, samples: SampleArguments) {
@@ -368,11 +371,11 @@ final class ValidationPass {
     }
 
     func passed(_ root: Root) {
-        validated.append(root.definition.stepText)
+        validated.insert(ObjectIdentifier(root.definition))
     }
 
     func failed(_ root: Root, _ error: ResolutionError) {
-        validated.append(root.definition.stepText)
+        validated.insert(ObjectIdentifier(root.definition))
         // A request the root made itself: the root is who made it.
         add(error, requester: error.path.count == 2 ? root.definition : nil)
     }
@@ -412,7 +415,7 @@ final class ValidationPass {
         var walk = DeclaredWalk(pass: self, parameters: parameters)
         for root in roots where root.isCheckedWithoutRunning {
             let definition = root.definition
-            validated.append(definition.stepText)
+            validated.insert(ObjectIdentifier(definition))
             // An alias of an initialiser is walked as its target, the
             // registration its resolve produces: that one's own root.
             guard root.parameters != nil else { continue }
@@ -624,7 +627,8 @@ final class ValidationPass {
     func end(disposalFailures: [DisposalError.Failure]) throws(ValidationError) -> ValidationReport {
         observation.setRecording(false)
         container.observation.absorb(observation)
-        let report = ValidationReport(validated: validated, skipped: skipped)
+        let checked = roots.filter { validated.contains(ObjectIdentifier($0.definition)) }
+        let report = ValidationReport(validated: checked.map(\.definition.stepText), skipped: skipped)
         guard problems.isEmpty && disposalFailures.isEmpty else {
             throw ValidationError(problems: problems, disposalFailures: disposalFailures, report: report)
         }

@@ -33,8 +33,9 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The registrations checked, as error paths print them, in the order
-    /// checked: the container's own, in registration order, then each parent's.
+    /// The registrations checked, as error paths print them, in
+    /// registration order: the container's own, then each parent's (not
+    /// the order the pass checked them in).
     public let validated: [String]
     /// The registrations not checked, and why.
     public let skipped: [Skipped]

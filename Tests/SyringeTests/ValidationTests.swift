@@ -114,6 +114,15 @@ private struct VConfigMissing: Error, Equatable {}
         #expect(report.description == "3 registrations validated")
     }
 
+    @Test func theReportListsRegistrationsInRegistrationOrder() async throws {
+        let app = Container()
+        app.autoregister(in: .new, initializer: VRepo.init(logger:))
+        app.register(type: VPool.self) { (_: Resolver) async throws in VPool() }
+        app.register { _ in VConsoleLogger() as any VLogger }
+        #expect(try app.validate().validated == ["VRepo", "VLogger"])
+        #expect(try await app.validateAsync().validated == ["VRepo", "VPool", "VLogger"])
+    }
+
     @Test func aProblemReachedFromManyRootsIsReportedOnceWithItsShortestPath() throws {
         let app = Container()
         app.register(type: VRepo.self, in: .new) { r in VRepo(logger: try r.resolve()) }
