@@ -151,8 +151,8 @@ extension Container {
             guard let from = NodeIdentity.of(definition, heldBy: holder) else { continue }
             let resolving = definition.resolvesFromHolder ? holder : self
             for type in types {
-                let (to, missing) = resolving.declaredTarget(of: type)
-                builder.addEdge(ObservedEdge(from: from, to: to, origin: .initializer), missing: missing)
+                let (to, target) = resolving.declaredTarget(of: type)
+                builder.addEdge(ObservedEdge(from: from, to: to, origin: .initializer), target: target)
             }
         }
         for container in chain {
@@ -167,24 +167,25 @@ extension Container {
                    container.locate(type: edge.to.key.type, signature: edge.to.key.signature, name: edge.to.key.name) != nil {
                     continue
                 }
-                builder.addEdge(edge, missing: seen.missing[edge.to])
+                builder.addEdge(edge, target: seen.detached[edge.to])
             }
         }
         return builder.build()
     }
 
     /// Where a parameter of type `type` of an autoregistered initialiser
-    /// resolved from this container leads: its node, or a missing node.
+    /// resolved from this container leads: its node, or a missing node, and
+    /// how it looks if the graph may not find it among its containers'.
     /// Inside a read-side section.
-    func declaredTarget(of type: Any.Type) -> (NodeIdentity, MissingNode?) {
+    func declaredTarget(of type: Any.Type) -> (NodeIdentity, DetachedNode?) {
         let key = DefinitionKey(type: typeIdentity(type), signature: NoArguments.identity, name: nil)
         if let located = locate(type: key.type, signature: key.signature) {
             let definition = Unmanaged<AnyDefinition>.fromOpaque(located.definition).takeUnretainedValue()
             if let identity = NodeIdentity.of(definition, heldBy: located.holder.takeUnretainedValue()) {
-                return (identity, nil)
+                return (identity, identity.holder == .scope ? .scopeHeld(definition.kind) : nil)
             }
         }
-        return (NodeIdentity(holder: .missing, key: key), MissingNode(type: TypeName.of(type), name: nil, argumentTypes: []))
+        return (NodeIdentity(holder: .missing, key: key), .missing(type: TypeName.of(type), name: nil, argumentTypes: []))
     }
 }
 
@@ -241,26 +242,35 @@ private struct DependencyGraphBuilder {
     }
 
     /// Adds `edge` when its source is a node of this graph. Its target
-    /// becomes a node if it is not one yet: a missing one (described by
-    /// `missing`), or a registration of a scope that no longer exists.
-    mutating func addEdge(_ edge: ObservedEdge, missing: MissingNode? = nil) {
+    /// becomes a node if it is not one yet, as `target` describes it: a
+    /// missing one, or a registration of a scope (which may no longer exist).
+    mutating func addEdge(_ edge: ObservedEdge, target: DetachedNode? = nil) {
         guard let from = index[edge.from] else { return }
         let to: Int
         if let known = index[edge.to] {
             to = known
-        } else if let missing, edge.to.holder == .missing {
+        } else if let target {
             to = nodes.count
-            add(edge.to, DependencyGraph.Node(id: to, type: missing.type, name: missing.name, argumentTypes: missing.argumentTypes,
-                                              scope: nil, kind: .missing, holder: .none))
-        } else if edge.to.holder == .scope {
-            to = nodes.count
-            let type = unsafeBitCast(edge.to.key.type, to: Any.Type.self)
-            add(edge.to, DependencyGraph.Node(id: to, type: TypeName.of(type), name: edge.to.key.name, argumentTypes: [],
-                                              scope: .shared, kind: .registration, holder: .scope))
+            add(edge.to, Self.node(edge.to, looking: target, id: to))
         } else {
             return   // a registration of a container that is not in this graph's chain
         }
         edges.insert(DependencyGraph.Edge(from: from, to: to, origin: edge.origin))
+    }
+
+    /// The node `identity`, which `look` describes.
+    private static func node(_ identity: NodeIdentity, looking look: DetachedNode, id: Int) -> DependencyGraph.Node {
+        switch look {
+        case let .missing(type, name, argumentTypes):
+            return DependencyGraph.Node(id: id, type: type, name: name, argumentTypes: argumentTypes, scope: nil, kind: .missing, holder: .none)
+        case let .scopeHeld(kind):
+            let key = identity.key
+            let type = unsafeBitCast(key.type, to: Any.Type.self)
+            let argumentTypes = key.signature == NoArguments.identity ? [] : SignatureTypes.shared.types(of: key.signature).map(TypeName.of)
+            let isAlias = kind == .forward || kind == .forwardToScoped
+            return DependencyGraph.Node(id: id, type: TypeName.of(type), name: key.name, argumentTypes: argumentTypes, scope: Scope(kind),
+                                        kind: isAlias ? .alias : .registration, holder: .scope)
+        }
     }
 
     func build() -> DependencyGraph {

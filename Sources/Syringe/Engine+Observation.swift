@@ -62,7 +62,8 @@ extension Container {
                 error: ResolutionError?) -> ResolutionEvent {
         if let requester, let from = self.holder(of: requester.definition).flatMap({ NodeIdentity.of(requester.definition, heldBy: $0) }),
            let to = NodeIdentity.of(definition, heldBy: holder) {
-            observation.record(ObservedEdge(from: from, to: to, origin: requester.origin))
+            observation.record(ObservedEdge(from: from, to: to, origin: requester.origin),
+                               target: to.holder == .scope ? .scopeHeld(definition.kind) : nil)
         }
         return ResolutionEvent(type: definition.serviceType, name: definition.key.name,
                                argumentTypes: definition.argumentTypes.map(TypeName.of), scope: Scope(definition.kind),
@@ -81,7 +82,7 @@ extension Container {
         let names = argumentTypes.map(TypeName.of)
         if let requester, let from = holder(of: requester.definition).flatMap({ NodeIdentity.of(requester.definition, heldBy: $0) }) {
             observation.record(ObservedEdge(from: from, to: NodeIdentity(holder: .missing, key: key), origin: requester.origin),
-                               missing: MissingNode(type: TypeName.of(type), name: key.name, argumentTypes: names))
+                               target: .missing(type: TypeName.of(type), name: key.name, argumentTypes: names))
         }
         let event = ResolutionEvent(type: type, name: key.name, argumentTypes: names, scope: nil, outcome: .failed,
                                     depth: asyncParent?.depth ?? context.observedDepth, duration: .zero, error: error)

@@ -27,8 +27,9 @@ final class Observation: @unchecked Sendable {
     private var recording = false
     /// Guarded by `lock`.
     private var edges: Set<ObservedEdge> = []
-    /// Guarded by `lock`: what missing nodes (registered nowhere) look like.
-    private var missing: [NodeIdentity: MissingNode] = [:]
+    /// Guarded by `lock`: what the nodes a graph may not find among its
+    /// containers' registrations look like (see `DetachedNode`).
+    private var detached: [NodeIdentity: DetachedNode] = [:]
     /// Mirrors `handler != nil || recording`, for the lock-free check of
     /// `Container.nearestObservation()`. Counted in `syr_observers` while true.
     private let active = Atomic<Bool>(false)
@@ -92,13 +93,14 @@ final class Observation: @unchecked Sendable {
     /// otherwise add edges for as long as it is traced.
     static var edgeLimit: Int { 65_536 }
 
-    /// Keeps an edge (and how its target looks, if it is missing).
-    func record(_ edge: ObservedEdge, missing node: MissingNode? = nil) {
+    /// Keeps an edge (and how its target looks, if it is missing or held
+    /// by a scope).
+    func record(_ edge: ObservedEdge, target node: DetachedNode? = nil) {
         lock.withLock {
             guard edges.count < Self.edgeLimit || edges.contains(edge) else { return }
             edges.insert(edge)
             if let node {
-                missing[edge.to] = node
+                detached[edge.to] = node
             }
         }
     }
@@ -121,16 +123,17 @@ final class Observation: @unchecked Sendable {
 
     /// Adds edges recorded elsewhere (a validation pass's).
     func absorb(_ other: Observation) {
-        let (otherEdges, otherMissing) = other.lock.withLock { (other.edges, other.missing) }
+        let (otherEdges, otherDetached) = other.lock.withLock { (other.edges, other.detached) }
         lock.withLock {
             edges.formUnion(otherEdges)
-            missing.merge(otherMissing) { current, _ in current }
+            detached.merge(otherDetached) { current, _ in current }
         }
     }
 
-    /// The edges seen so far, and how the missing nodes among their ends look.
-    var seen: (edges: Set<ObservedEdge>, missing: [NodeIdentity: MissingNode]) {
-        lock.withLock { (edges, missing) }
+    /// The edges seen so far, and how the missing and scope-held nodes
+    /// among their ends look.
+    var seen: (edges: Set<ObservedEdge>, detached: [NodeIdentity: DetachedNode]) {
+        lock.withLock { (edges, detached) }
     }
 }
 
@@ -172,11 +175,14 @@ struct NodeIdentity: Hashable, @unchecked Sendable {
     }
 }
 
-/// How a node that is registered nowhere is shown.
-struct MissingNode: Sendable {
-    let type: String
-    let name: String?
-    let argumentTypes: [String]
+/// How the graph shows a node it may not find among its containers'
+/// registrations when it is made.
+enum DetachedNode: Sendable {
+    /// A request that found no registration, as it asked.
+    case missing(type: String, name: String?, argumentTypes: [String])
+    /// A registration made in a scope, which may be gone by then: its kind
+    /// (its type, name and argument types are in its key).
+    case scopeHeld(AnyDefinition.Kind)
 }
 
 /// One observed dependency: `from`'s factory (or callback, or initialiser)

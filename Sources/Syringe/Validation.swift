@@ -495,7 +495,8 @@ final class ValidationPass {
                     continue
                 }
                 if let from = NodeIdentity.of(definition, heldBy: holder), let to = NodeIdentity.of(found, heldBy: foundHolder) {
-                    pass.observation.record(ObservedEdge(from: from, to: to, origin: .initializer))
+                    pass.observation.record(ObservedEdge(from: from, to: to, origin: .initializer),
+                                            target: to.holder == .scope ? .scopeHeld(found.kind) : nil)
                 }
                 // The alias and its target have one holder.
                 if let target = pass.aliasTargets[ObjectIdentifier(found)] {

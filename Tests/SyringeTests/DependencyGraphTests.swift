@@ -138,6 +138,24 @@ private func exampleWiring() -> Container {
         #expect(mermaid.contains(##"n0["#96;Raw"##) && mermaid.contains(##"Name#96;<br/>.new"]"##))
     }
 
+    @Test func aScopesRegistrationIsDrawnWithItsOwnScope() throws {
+        let app = Container()
+        app.register(type: Transaction.self, in: .new) { r in
+            _ = try r.resolve(type: Metrics.self, arguments: "request", 1)
+            return Transaction(db: Database())
+        }
+        app.trace { _ in }
+        let scope = app.makeScope()
+        scope.register(type: Metrics.self) { (_: Resolver, _: String, _: Int) in Metrics() }
+        _ = try scope.tryResolve(type: Transaction.self)
+        app.stopTracing()
+        let metrics = try #require(app.dependencyGraph().nodes.last)
+        #expect(metrics.holder == .scope)
+        #expect(metrics.scope == .new)
+        #expect(metrics.label == "Metrics(String, Int)")
+        #expect(app.dependencyGraph().dot().contains(#"n1 [label="Metrics(String, Int)\n.new""#))
+    }
+
     // Needs Graphviz's `dot` (Debian's graphviz, which `.ci/run` installs and
     // requires); skipped, and says so, where it is not installed.
     @Test(.enabled(if: graphvizInstalled, "needs Graphviz's `dot`: apt-get install graphviz"))
