@@ -100,7 +100,9 @@ public struct DependencyGraph: Sendable {
     }
 
     /// Registrations first (this container's in registration order, then
-    /// each parent's), then scope-held and missing nodes.
+    /// each parent's), then scope-held and missing nodes: ordered by the
+    /// first node that asks for each, then by label, so that the same
+    /// wiring gives the same graph.
     public let nodes: [Node]
     /// Each edge once, sorted by `from`, then `to`.
     public let edges: [Edge]
@@ -209,7 +211,13 @@ private struct DependencyGraphBuilder {
     /// Each node's type, by its identity (`DefinitionKey.type`).
     private var types: [UnsafeRawPointer] = []
     private var index: [NodeIdentity: Int] = [:]
-    private var edges: Set<DependencyGraph.Edge> = []
+    /// The edges added, kept until `build()`: which of their ends become
+    /// nodes, and with which ids, must not depend on the order they came
+    /// in (observations keep them in sets).
+    private var added: [ObservedEdge] = []
+    /// How each end of an added edge looks if it is not a registration of
+    /// the graph's containers; the first description given wins.
+    private var looks: [NodeIdentity: DetachedNode] = [:]
 
     mutating func addNode(_ identity: NodeIdentity, definition: AnyDefinition, holder: DependencyGraph.Node.Holder) {
         guard index[identity] == nil else { return }
@@ -241,21 +249,51 @@ private struct DependencyGraphBuilder {
         }
     }
 
-    /// Adds `edge` when its source is a node of this graph. Its target
+    /// Adds `edge`, drawn if its source is a node of this graph. Its target
     /// becomes a node if it is not one yet, as `target` describes it: a
     /// missing one, or a registration of a scope (which may no longer exist).
     mutating func addEdge(_ edge: ObservedEdge, target: DetachedNode? = nil) {
-        guard let from = index[edge.from] else { return }
-        let to: Int
-        if let known = index[edge.to] {
-            to = known
-        } else if let target {
-            to = nodes.count
-            add(edge.to, Self.node(edge.to, looking: target, id: to))
-        } else {
-            return   // a registration of a container that is not in this graph's chain
+        added.append(edge)
+        if let target, looks[edge.to] == nil {
+            looks[edge.to] = target
         }
-        edges.insert(DependencyGraph.Edge(from: from, to: to, origin: edge.origin))
+    }
+
+    /// Makes nodes of the targets of the added edges that are not nodes
+    /// yet, level by level from the registrations (a scope-held node's
+    /// edges count once it is a node); those of a level ordered by the
+    /// first node that asks for each, then by label. Returns the edges
+    /// between nodes.
+    private mutating func connect() -> Set<DependencyGraph.Edge> {
+        var edges: Set<DependencyGraph.Edge> = []
+        var pending = added
+        while !pending.isEmpty {
+            var unplaced: [ObservedEdge] = []
+            var askers: [NodeIdentity: Int] = [:]
+            for edge in pending {
+                guard let from = index[edge.from] else {
+                    unplaced.append(edge)
+                    continue
+                }
+                if let to = index[edge.to] {
+                    edges.insert(DependencyGraph.Edge(from: from, to: to, origin: edge.origin))
+                } else if looks[edge.to] != nil {
+                    askers[edge.to] = min(askers[edge.to] ?? from, from)
+                    unplaced.append(edge)
+                }
+                // Otherwise a registration of a container that is not in this graph's chain.
+            }
+            guard !askers.isEmpty else { break }
+            let placed = askers.map { identity, asker in
+                (identity, asker, Self.node(identity, looking: looks[identity].unsafelyUnwrapped, id: 0).label,
+                 _typeName(unsafeBitCast(identity.key.type, to: Any.Type.self), qualified: true))
+            }
+            for (identity, _, _, _) in placed.sorted(by: { ($0.1, $0.2, $0.3) < ($1.1, $1.2, $1.3) }) {
+                add(identity, Self.node(identity, looking: looks[identity].unsafelyUnwrapped, id: nodes.count))
+            }
+            pending = unplaced
+        }
+        return edges
     }
 
     /// The node `identity`, which `look` describes.
@@ -273,11 +311,11 @@ private struct DependencyGraphBuilder {
         }
     }
 
-    func build() -> DependencyGraph {
+    mutating func build() -> DependencyGraph {
         // One edge per pair: the most certain origin wins (an initialiser's
         // parameter over a seen resolve).
         var best: [Pair: DependencyGraph.Edge] = [:]
-        for edge in edges {
+        for edge in connect() {
             let pair = Pair(from: edge.from, to: edge.to)
             if let current = best[pair], current.origin <= edge.origin { continue }
             best[pair] = edge

@@ -156,6 +156,25 @@ private func exampleWiring() -> Container {
         #expect(app.dependencyGraph().dot().contains(#"n1 [label="Metrics(String, Int)\n.new""#))
     }
 
+    @Test func theSameWiringGivesTheSameText() {
+        var texts: Set<String> = []
+        for _ in 0..<10 {
+            let app = Container()
+            app.register(type: Metrics.self, in: .new) { r in
+                _ = try? r.resolve(type: Transaction.self)
+                _ = try? r.resolve(type: Database.self)
+                _ = try? r.resolve(type: SystemClock.self)
+                _ = try? r.resolve(type: RequestLog.self)
+                return Metrics()
+            }
+            _ = try? app.validate()
+            let graph = app.dependencyGraph()
+            #expect(graph.nodes.map(\.label) == ["Metrics", "Database", "RequestLog", "SystemClock", "Transaction"])
+            texts.insert(graph.dot())
+        }
+        #expect(texts.count == 1)
+    }
+
     // Needs Graphviz's `dot` (Debian's graphviz, which `.ci/run` installs and
     // requires); skipped, and says so, where it is not installed.
     @Test(.enabled(if: graphvizInstalled, "needs Graphviz's `dot`: apt-get install graphviz"))
