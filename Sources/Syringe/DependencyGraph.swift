@@ -11,9 +11,12 @@ import CSyringeTable
 /// - `.alias`: a registration made with `implements`, to its target.
 ///
 /// A closure registration that neither validation nor a traced resolve ran
-/// has no outgoing edges yet. Requests that found no registration appear as
-/// missing nodes, until their key is registered: then the edge is drawn
-/// once a resolve or `validate()` sees it.
+/// has no outgoing edges yet. The edges seen from a registration that was
+/// replaced or removed since are not drawn, in the graphs of its
+/// container's descendants either (whose own `validate()` or tracer saw
+/// them). Requests that found no registration appear as missing nodes,
+/// until their key is registered: then the edge is drawn once a resolve
+/// or `validate()` sees it.
 ///
 /// ```swift
 /// try container.validate()
@@ -157,10 +160,19 @@ extension Container {
                 builder.addEdge(ObservedEdge(from: from, to: to, origin: .initializer), target: target)
             }
         }
+        var forgotten: [NodeIdentity: UInt64] = [:]
+        for container in chain {
+            forgotten.merge(container.existingObservation?.forgottenTimes ?? [:], uniquingKeysWith: max)
+        }
         for container in chain {
             guard let observation = container.existingObservation else { continue }
             let seen = observation.seen
-            for edge in seen.edges {
+            for (edge, seenAt) in seen.edges {
+                // Seen from a registration replaced or removed since (this
+                // observation may be a descendant's of its holder).
+                if let forgottenAt = forgotten[edge.from], seenAt < forgottenAt {
+                    continue
+                }
                 // A request that found nothing when it was seen, whose key
                 // has been registered since: no longer missing. Its edge to
                 // the registration is drawn once a resolve or `validate()`

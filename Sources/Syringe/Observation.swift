@@ -25,8 +25,13 @@ final class Observation: @unchecked Sendable {
     private var handler: Handler?
     /// Guarded by `lock`: a validation pass is recording through this observation.
     private var recording = false
-    /// Guarded by `lock`.
-    private var edges: Set<ObservedEdge> = []
+    /// Guarded by `lock`: each edge, and the `edgeClock` time it was last seen.
+    private var edges: [ObservedEdge: UInt64] = [:]
+    /// Guarded by `lock`: for each node of this container's registrations
+    /// that was replaced or removed, the `edgeClock` time it was; edges
+    /// seen before then, which its descendants' observations may keep
+    /// (see `Container.forgetObservedEdges`), are not drawn.
+    private var forgotten: [NodeIdentity: UInt64] = [:]
     /// Guarded by `lock`: what the nodes a graph may not find among its
     /// containers' registrations look like (see `DetachedNode`).
     private var detached: [NodeIdentity: DetachedNode] = [:]
@@ -96,9 +101,10 @@ final class Observation: @unchecked Sendable {
     /// Keeps an edge (and how its target looks, if it is missing or held
     /// by a scope).
     func record(_ edge: ObservedEdge, target node: DetachedNode? = nil) {
+        let now = Self.edgeTime()
         lock.withLock {
-            guard edges.count < Self.edgeLimit || edges.contains(edge) else { return }
-            edges.insert(edge)
+            guard edges.count < Self.edgeLimit || edges[edge] != nil else { return }
+            edges[edge] = now
             if let node {
                 detached[edge.to] = node
             }
@@ -117,23 +123,53 @@ final class Observation: @unchecked Sendable {
     /// removed, and the new one may depend on other things.
     func forgetEdges(from node: NodeIdentity) {
         lock.withLock {
-            edges = edges.filter { $0.from != node }
+            edges = edges.filter { $0.key.from != node }
         }
+    }
+
+    /// Whether an edge was ever recorded in the process: until then, no
+    /// observation holds one to forget.
+    static var anyEdgeRecorded: Bool {
+        edgeClock.load(ordering: .acquiring) != 0
+    }
+
+    /// Notes that the registration of `node`, held by this observation's
+    /// container, was replaced or removed now.
+    func noteForgotten(_ node: NodeIdentity) {
+        let now = edgeClock.add(1, ordering: .acquiringAndReleasing).newValue
+        lock.withLock {
+            forgotten[node] = now
+        }
+    }
+
+    /// The time of `edgeClock` for an edge recorded now: never 0 (see
+    /// `anyEdgeRecorded`).
+    private static func edgeTime() -> UInt64 {
+        let now = edgeClock.load(ordering: .acquiring)
+        guard now == 0 else { return now }
+        _ = edgeClock.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing)
+        return edgeClock.load(ordering: .acquiring)
     }
 
     /// Adds edges recorded elsewhere (a validation pass's).
     func absorb(_ other: Observation) {
         let (otherEdges, otherDetached) = other.lock.withLock { (other.edges, other.detached) }
         lock.withLock {
-            edges.formUnion(otherEdges)
+            edges.merge(otherEdges, uniquingKeysWith: max)
             detached.merge(otherDetached) { current, _ in current }
         }
     }
 
-    /// The edges seen so far, and how the missing and scope-held nodes
-    /// among their ends look.
-    var seen: (edges: Set<ObservedEdge>, detached: [NodeIdentity: DetachedNode]) {
+    /// The edges seen so far, with when each was last seen, and how the
+    /// missing and scope-held nodes among their ends look.
+    var seen: (edges: [ObservedEdge: UInt64], detached: [NodeIdentity: DetachedNode]) {
         lock.withLock { (edges, detached) }
+    }
+
+    /// When the registrations of this container that were replaced or
+    /// removed were, by node (see `noteForgotten`).
+    var forgottenTimes: [NodeIdentity: UInt64] {
+        lock.withLock { forgotten }
     }
 }
 
@@ -215,6 +251,11 @@ final class ObservedResolve: Sendable {
 /// Hands out `Container.graphIdentity` values.
 private let graphIdentities = Atomic<UInt64>(0)
 
+/// Orders the recording of edges and the replacement or removal of the
+/// registrations they come from (`Observation.noteForgotten`); 0 until an
+/// edge is first recorded in the process.
+private let edgeClock = Atomic<UInt64>(0)
+
 extension Container {
     /// A number for this container that no other container of the process
     /// has had or will have: what identifies its registrations in recorded
@@ -233,8 +274,16 @@ extension Container {
     /// Forgets the edges recorded from `definition`, held here, which is
     /// being replaced or removed: the registration that takes its key may
     /// depend on other things. Call with the writer lock held.
+    ///
+    /// Dropped here and in the parents' observations; a descendant's (its
+    /// `validate()`'s or tracer's) may hold some too, and a container does
+    /// not know its descendants: they leave out edges from the node
+    /// recorded before the time noted here when they make their graph.
     func forgetObservedEdges(from definition: AnyDefinition) {
         guard definition.kind != .scopeLocal, let node = NodeIdentity.of(definition, heldBy: self) else { return }
+        if Observation.anyEdgeRecorded {
+            observation.noteForgotten(node)
+        }
         var container: Container? = self
         while let current = container {
             current.existingObservation?.forgetEdges(from: node)

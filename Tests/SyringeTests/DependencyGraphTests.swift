@@ -175,6 +175,27 @@ private func exampleWiring() -> Container {
         #expect(texts.count == 1)
     }
 
+    @Test func aChildsGraphLosesTheEdgesOfAParentRegistrationReplacedSince() throws {
+        let parent = Container()
+        parent.register(type: Database.self) { _ in Database() }
+        parent.register(type: RequestLog.self) { _ in RequestLog() }
+        parent.register(type: Transaction.self, in: .new) { r in Transaction(db: try r.resolve()) }
+        let child = Container(parent: parent)
+        try child.validate()
+        #expect(edges(of: child.dependencyGraph()) == ["Transaction → Database (factory)"])
+        parent.register(type: Transaction.self, in: .new) { r in _ = try r.resolve(type: RequestLog.self); return Transaction(db: Database()) }
+        #expect(edges(of: child.dependencyGraph()).isEmpty)
+        try child.validate()
+        #expect(edges(of: child.dependencyGraph()) == ["Transaction → RequestLog (factory)"])
+        // Seen by a tracer on the child, then removed and registered again.
+        child.trace { _ in }
+        _ = try child.tryResolve(type: Transaction.self)
+        child.stopTracing()
+        parent.remove(type: Transaction.self)
+        parent.register(type: Transaction.self, in: .new) { _ in Transaction(db: Database()) }
+        #expect(edges(of: child.dependencyGraph()).isEmpty)
+    }
+
     // Needs Graphviz's `dot` (Debian's graphviz, which `.ci/run` installs and
     // requires); skipped, and says so, where it is not installed.
     @Test(.enabled(if: graphvizInstalled, "needs Graphviz's `dot`: apt-get install graphviz"))
