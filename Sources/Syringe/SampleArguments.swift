@@ -13,6 +13,9 @@ public struct SampleArguments {
     struct Sample {
         let make: () -> UnsafeMutableRawPointer
         let free: (UnsafeMutableRawPointer) -> Void
+        /// What a resolve with these arguments fails with from a container
+        /// where nothing takes them: a sample `validate` could not use.
+        let unmatched: (Container) -> ResolutionError
     }
 
     private(set) var samples: [DefinitionKey: Sample] = [:]
@@ -26,6 +29,9 @@ public struct SampleArguments {
 
     /// Sets the arguments to resolve the registration of `type` (under
     /// `name`) that takes arguments of exactly these types, in this order.
+    /// A sample that no registration of the validated container (or its
+    /// parents) takes is a problem `validate` reports, with the signatures
+    /// registered for the type, if any.
     ///
     /// ```swift
     /// samples.add(for: Report.self, arguments: 11)   // register { (r: Resolver, month: Int) in … }
@@ -43,6 +49,12 @@ public struct SampleArguments {
                 let copy = raw.assumingMemoryBound(to: (repeat each Argument).self)
                 copy.deinitialize(count: 1)
                 copy.deallocate()
+            },
+            unmatched: { container in
+                let argumentTypes = ArgumentSignature<repeat each Argument>.types
+                return container.notRegistered(T.self, name: name, signature: key.signature, argumentTypes: argumentTypes,
+                                               path: ["SampleArguments", TypeName.step(T.self, name: name, argumentTypes: argumentTypes)],
+                                               observed: false)
             }
         )
     }

@@ -628,6 +628,14 @@ final class ValidationPass {
     func end(disposalFailures: [DisposalError.Failure]) throws(ValidationError) -> ValidationReport {
         observation.setRecording(false)
         container.observation.absorb(observation)
+        // A sample no registration takes (other argument types, a wrong
+        // name): its registration was listed as not validated, and the
+        // sample would otherwise go unnoticed.
+        let keys = Set(roots.map(\.definition.key))
+        for error in samples.samples.filter({ !keys.contains($0.key) }).values.map({ $0.unmatched(container) })
+            .sorted(by: { $0.request < $1.request }) {
+            add(error)
+        }
         let checked = roots.filter { validated.contains(ObjectIdentifier($0.definition)) }
         let report = ValidationReport(validated: checked.map(\.definition.stepText), skipped: skipped)
         guard problems.isEmpty && disposalFailures.isEmpty else {

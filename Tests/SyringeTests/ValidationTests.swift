@@ -194,6 +194,32 @@ private struct VConfigMissing: Error, Equatable {}
         #expect(seen.withLock { $0 } == ["example.org:443"])
     }
 
+    @Test func aSampleNoRegistrationTakesIsAProblemNamingWhatIsRegistered() async throws {
+        let app = Container()
+        app.register(type: VEndpoint.self) { (_: Resolver, host: String, port: Int) in VEndpoint(host: host, port: port) }
+        app.register(type: VConsoleLogger.self, in: .new) { _ in VConsoleLogger() }
+        var samples = SampleArguments()
+        samples.add(for: VEndpoint.self, arguments: 443)                        // other argument types
+        samples.add(for: VEndpoint.self, name: "tls", arguments: "example.org", 443)   // another name
+        samples.add(for: VConsoleLogger.self, arguments: true)                      // registered without arguments
+        for async in [false, true] {
+            let error = try await #require(throws: ValidationError.self) {
+                async ? try await app.validateAsync(samples: samples) : try app.validate(samples: samples)
+            }
+            // In the order of their requests' texts.
+            #expect(error.problems.map(\.path) == [
+                ["SampleArguments", "VConsoleLogger(Bool)"],
+                ["SampleArguments", "VEndpoint[\"tls\"](String, Int)"],
+                ["SampleArguments", "VEndpoint(Int)"],
+            ])
+            #expect(error.problems.map { ExpectedReason.name(of: $0.reason) } == ["argumentMismatch", "notRegistered", "argumentMismatch"])
+            #expect(error.problems[0].description.contains("it is registered without runtime arguments."))
+            #expect(error.problems[2].description.contains("it is registered with other runtime arguments: (String, Int)."))
+            // The registration the samples missed is still listed as not validated.
+            #expect(error.report.skipped == [.init(registration: "VEndpoint(String, Int)", reason: .runtimeArguments)])
+        }
+    }
+
     @Test func validateAsyncRunsAsyncFactoriesAndFindsTheirProblems() async throws {
         let app = Container()
         app.register(type: VPool.self) { (_: Resolver) async throws in VPool() }
