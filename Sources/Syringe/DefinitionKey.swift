@@ -13,6 +13,16 @@ struct DefinitionKey: @unchecked Sendable, Hashable, CustomStringConvertible {
         self.name = name.map(KeyName.canonical)
     }
 
+    /// The key's type, as the graph and error paths print it.
+    var typeName: String {
+        TypeName.of(unsafeBitCast(type, to: Any.Type.self))
+    }
+
+    /// The key's runtime argument types, as the graph and error paths print them.
+    var argumentTypeNames: [String] {
+        signature == NoArguments.identity ? [] : SignatureTypes.shared.types(of: signature).map(TypeName.of)
+    }
+
     @usableFromInline
     var description: String {
         "type \(type), signature \(signature), name \(name.map { "\"\($0)\"" } ?? "nil")"

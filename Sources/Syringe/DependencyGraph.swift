@@ -16,7 +16,8 @@ import CSyringeTable
 /// container's descendants either (whose own `validate()` or tracer saw
 /// them). Requests that found no registration appear as missing nodes,
 /// until their key is registered: then the edge is drawn once a resolve
-/// or `validate()` sees it.
+/// or `validate()` sees it. So do requests for a registration removed
+/// since, unless a parent's would be found instead.
 ///
 /// ```swift
 /// try container.validate()
@@ -181,6 +182,19 @@ extension Container {
                    container.locate(type: edge.to.key.type, signature: edge.to.key.signature, name: edge.to.key.name) != nil {
                     continue
                 }
+                // To a registration of this graph's containers that was
+                // removed since: missing now, as the request would find
+                // nothing, unless it would find another registration (a
+                // parent's), whose edge is drawn once it is seen.
+                if case .container(let id) = edge.to.holder, let holder = chain.first(where: { $0.graphIdentity == id }),
+                   holder.lookup(edge.to.key) == nil {
+                    guard container.locate(type: edge.to.key.type, signature: edge.to.key.signature, name: edge.to.key.name) == nil else {
+                        continue
+                    }
+                    builder.addEdge(ObservedEdge(from: edge.from, to: NodeIdentity(holder: .missing, key: edge.to.key), origin: edge.origin),
+                                    target: .missing(of: edge.to.key))
+                    continue
+                }
                 builder.addEdge(edge, target: seen.detached[edge.to])
             }
         }
@@ -315,10 +329,8 @@ private struct DependencyGraphBuilder {
             return DependencyGraph.Node(id: id, type: type, name: name, argumentTypes: argumentTypes, scope: nil, kind: .missing, holder: .none)
         case let .scopeHeld(kind):
             let key = identity.key
-            let type = unsafeBitCast(key.type, to: Any.Type.self)
-            let argumentTypes = key.signature == NoArguments.identity ? [] : SignatureTypes.shared.types(of: key.signature).map(TypeName.of)
             let isAlias = kind == .forward || kind == .forwardToScoped
-            return DependencyGraph.Node(id: id, type: TypeName.of(type), name: key.name, argumentTypes: argumentTypes, scope: Scope(kind),
+            return DependencyGraph.Node(id: id, type: key.typeName, name: key.name, argumentTypes: key.argumentTypeNames, scope: Scope(kind),
                                         kind: isAlias ? .alias : .registration, holder: .scope)
         }
     }

@@ -219,6 +219,11 @@ enum DetachedNode: Sendable {
     /// A registration made in a scope, which may be gone by then: its kind
     /// (its type, name and argument types are in its key).
     case scopeHeld(AnyDefinition.Kind)
+
+    /// A request for `key` that would find nothing.
+    static func missing(of key: DefinitionKey) -> DetachedNode {
+        .missing(type: key.typeName, name: key.name, argumentTypes: key.argumentTypeNames)
+    }
 }
 
 /// One observed dependency: `from`'s factory (or callback, or initialiser)

@@ -87,6 +87,29 @@ private func exampleWiring() -> Container {
         #expect(edges(of: app.dependencyGraph()) == ["Transaction → RequestLog (factory)"])
     }
 
+    @Test func aRemovedDependencyIsMissingOrFoundInAParent() throws {
+        let parent = Container()
+        let app = Container(parent: parent)
+        app.register(type: Database.self) { _ in Database() }
+        app.register(type: Transaction.self, in: .new) { r in Transaction(db: try r.resolve()) }
+        try app.validate()
+        #expect(edges(of: app.dependencyGraph()) == ["Transaction → Database (factory)"])
+        app.remove(type: Database.self)
+        // A resolve of Transaction would now fail: its dependency is missing.
+        var graph = app.dependencyGraph()
+        #expect(edges(of: graph) == ["Transaction → Database (factory)"])
+        #expect(graph.nodes.map(\.kind) == [.registration, .missing])
+        // Registered in the parent, it is what the request would find: its
+        // edge is drawn once seen.
+        parent.register(type: Database.self) { _ in Database() }
+        #expect(edges(of: app.dependencyGraph()).isEmpty)
+        try app.validate()
+        graph = app.dependencyGraph()
+        #expect(edges(of: graph) == ["Transaction → Database (factory)"])
+        #expect(graph.nodes.map(\.kind) == [.registration, .registration])
+        #expect(graph.nodes[1].holder == .container(level: 1))
+    }
+
     @Test func aMissingNodeGoesOnceItsKeyIsRegistered() throws {
         let app = Container()
         app.register(type: Transaction.self, in: .new) { r in Transaction(db: try r.resolve()) }
