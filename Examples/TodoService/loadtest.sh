@@ -70,12 +70,14 @@ run_round() {  # run_round <round> <wiring>
 
     local route before after result
     for route in read write; do
+        check_server "$wiring" "$wiring-$round"
         before=$(cpu_ticks "$server_pid")
         if [ "$route" = read ]; then
             run_wrk -t"$threads" -c"$connections" -d"${duration}s" --latency "$url/todos/42"
         else
             run_wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s "$work/post.lua" "$url/todos"
         fi
+        check_server "$wiring" "$wiring-$round"
         result=$(parse_wrk < "$work/wrk.out")
         after=$(cpu_ticks "$server_pid")
         # requests/s p50 p99, the server's CPU µs per request, and the round

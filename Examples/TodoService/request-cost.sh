@@ -34,8 +34,20 @@ trap 'rm -rf "$work"' EXIT
 objcopy --strip-debug "$(swift build -c release --show-bin-path)/RequestCost" "$work/RequestCost"
 
 count() {  # count <wiring> <requests>: instructions of the whole run
-    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/RequestCost" "$1" "$2" "$work/db.sqlite" --in-flight "$in_flight" 2>&1 >/dev/null |
-        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+    local status=0
+    # RequestCost's own output (its usage, or the error it stopped with) is
+    # kept apart from valgrind's report, and shown when the run fails: a
+    # failure inside this command substitution would otherwise end the
+    # script under `set -e` without a word.
+    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/RequestCost" "$1" "$2" "$work/db.sqlite" --in-flight "$in_flight" \
+        > "$work/stdout" 2> "$work/valgrind" || status=$?
+    if [ "$status" -ne 0 ]; then
+        cat "$work/stdout" >&2
+        tail -n 15 "$work/valgrind" >&2
+        echo "RequestCost $1 $2 --in-flight $in_flight failed (exit $status)" >&2
+        exit "$status"
+    fi
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/valgrind"
 }
 
 echo "requests in flight: $in_flight"

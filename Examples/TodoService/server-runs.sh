@@ -53,12 +53,29 @@ start_server() {
 # closed its database (its log says so).
 stop_server() {
     local log="$work/$2.log" status=0
-    kill -TERM "$server_pid"
+    # A server that has died already is reported below, with its log: the
+    # failed `kill` must not end the script first under `set -e`.
+    kill -TERM "$server_pid" 2>/dev/null || true
     wait "$server_pid" || status=$?
     server_pid=
     if [ "$status" -ne 0 ] || ! grep -q "database closed" "$log"; then
         cat "$log" >&2
         echo "the $1 server did not shut down cleanly (exit $status)" >&2
+        exit 1
+    fi
+}
+
+# check_server <wiring> <name>: ends the run, with the end of the server's
+# log, if the server has died (a crash under load, say). Its /proc entry
+# goes once bash has reaped it; a zombie's is checked too.
+check_server() {
+    local state status=0
+    state=$(awk '{ print $3 }' "/proc/$server_pid/stat" 2>/dev/null) || state=
+    if [ -z "$state" ] || [ "$state" = Z ]; then
+        wait "$server_pid" || status=$?
+        server_pid=
+        tail -n 30 "$work/$2.log" >&2
+        echo "the $1 server died (exit $status); above, the end of its log" >&2
         exit 1
     fi
 }
@@ -105,7 +122,8 @@ exit_on_signals() {
 }
 
 # wrk's summary (run with --latency) to "requests/s p50_ms p99_ms requests";
-# fails, saying so, when some responses were not 2xx.
+# fails, saying so, when some responses were not 2xx or some requests met a
+# socket error (connect, read, write or timeout).
 parse_wrk() {
     awk '
         function ms(v) {
@@ -120,11 +138,15 @@ parse_wrk() {
         / requests in / { requests = $1 }
         /Non-2xx or 3xx responses/ { bad = $NF }
         # "Socket errors: connect 0, read 0, write 0, timeout 12": a request
-        # that timed out is missing from the numbers, not counted slow.
-        /Socket errors:/ { for (i = 1; i < NF; i++) if ($i == "timeout") timeouts = $(i + 1) + 0 }
+        # that timed out, or whose connection failed, is missing from the
+        # numbers, not counted slow: any of them fails the run.
+        /Socket errors:/ {
+            gsub(/,/, "")
+            for (i = 3; i < NF; i += 2) if ($(i + 1) > 0) errors = errors " " $(i + 1) " " $i
+        }
         END {
             if (bad > 0) { print "wrk: " bad " responses were not 2xx" > "/dev/stderr"; exit 1 }
-            if (timeouts > 0) { print "wrk: " timeouts " requests timed out" > "/dev/stderr"; exit 1 }
+            if (errors != "") { print "wrk: socket errors:" errors > "/dev/stderr"; exit 1 }
             printf "%s %s %s %s\n", rps, p50, p99, requests
         }'
 }
