@@ -115,7 +115,7 @@ public final class Database: Sendable {
                 // to 5 s for its lock instead of failing at once.
                 _ = try await connection.query("PRAGMA busy_timeout = 5000")
                 if connections.count == 1 {
-                    _ = try await connection.query("PRAGMA journal_mode = WAL")
+                    try await enableWAL(on: connection)
                     _ = try await connection.query("PRAGMA synchronous = NORMAL")
                     try await Migrations.run(on: connection, logger: logger)
                 } else {
@@ -132,6 +132,25 @@ public final class Database: Sendable {
         }
         logger.info("database opened", metadata: ["path": "\(configuration.path)", "connections": "\(connections.count)"])
         return Database(writer: connections[0], readers: Array(connections.dropFirst()), logger: logger)
+    }
+
+    /// `PRAGMA journal_mode = WAL`, retried for as long as the busy timeout
+    /// would wait: on a new file, while another connection (another server
+    /// starting on the same file) is in a transaction, SQLite answers busy
+    /// at once instead of waiting in the busy handler.
+    private static func enableWAL(on connection: SQLiteConnection) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            do {
+                _ = try await connection.query("PRAGMA journal_mode = WAL")
+                return
+            } catch let error as SQLiteError {
+                guard case .busy = error.reason, ContinuousClock.now < deadline else {
+                    throw error
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
     }
 
     /// A snapshot of the counters.
