@@ -44,6 +44,13 @@ enum TitleRule {
         if title.allSatisfy(\.isWhitespace) {
             throw HTTPError(.badRequest, message: "title must not be empty")
         }
+        // A title is one line of text. Tabs and line breaks have no place
+        // in it, and a NUL would be stored whole but read back cut short
+        // (SQLiteNIO reads text as a C string): all of Unicode's control
+        // characters (U+0000–U+001F, U+007F–U+009F) are refused.
+        if title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw HTTPError(.badRequest, message: "title must not contain control characters")
+        }
         if title.count > maximumLength {
             throw HTTPError(.badRequest, message: "title must be at most \(maximumLength) characters")
         }

@@ -118,6 +118,26 @@ import TodoService
         }
     }
 
+    /// SQLiteNIO reads text back as a C string, so a NUL would cut the
+    /// stored title short; the rule keeps every control character out.
+    @Test(arguments: Wiring.allCases)
+    func aTitleWithAControlCharacterIs400OnCreateAndUpdate(wiring: Wiring) async throws {
+        try await withApp(wiring) { client, _ in
+            let made = try await client.create("clean")
+            // JSON escapes, decoded into the title by the server.
+            for title in [#"\u0000"#, #"ab\u0000cd"#, #"line\nbreak"#, #"tab\there"#, #"del\u007f"#, #"c1\u0085"#] {
+                let post = try await client.send(.post, "/todos", #"{"title": "\#(title)"}"#)
+                #expect(post.status == .badRequest, "POST \(title)")
+                #expect(post.errorMessage == "title must not contain control characters", "POST \(title)")
+                let patch = try await client.send(.patch, "/todos/\(made.id)", #"{"title": "\#(title)"}"#)
+                #expect(patch.status == .badRequest, "PATCH \(title)")
+                #expect(patch.errorMessage == "title must not contain control characters", "PATCH \(title)")
+            }
+            let list = try await client.send(.get, "/todos")
+            #expect(try list.decoded(as: TodoList.self).todos == [made])
+        }
+    }
+
     @Test(arguments: Wiring.allCases)
     func aBodyOver16KiBIs413(wiring: Wiring) async throws {
         try await withApp(wiring) { client, _ in
