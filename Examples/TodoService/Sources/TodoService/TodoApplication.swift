@@ -17,7 +17,9 @@ public enum TodoApplication {
     public static func router(
         requestServices: some RouterMiddleware<TodoRequestContext>
     ) -> Router<TodoRequestContext> {
-        let router = Router(context: TodoRequestContext.self)
+        // HEAD on each GET route runs the GET route (read-only, see
+        // `RequestInfo`) and answers with its status and headers, no body.
+        let router = Router(context: TodoRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: requestServices)
         TodoRoutes.add(to: router)
         return router

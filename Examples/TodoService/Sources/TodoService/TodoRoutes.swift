@@ -10,7 +10,10 @@ import Hummingbird
 /// | `PATCH /todos/:id`   | 200 the todo       | 400, 404, 413                            |
 /// | `DELETE /todos/:id`  | 204                | 400, 404                                 |
 ///
-/// Errors are Hummingbird's JSON error body: `{"error": {"message": …}}`.
+/// A 400 or 404 carries Hummingbird's JSON error body,
+/// `{"error": {"message": …}}`; a 413, and a 500 from a failed write, have
+/// an empty body, as Hummingbird sends them. `HEAD` answers on the `GET`
+/// routes (the router generates it).
 public enum TodoRoutes {
     public static func add<Context: RequestServicesContext>(to router: Router<Context>) {
         router.group("todos")

@@ -139,6 +139,19 @@ import TodoService
     }
 
     @Test(arguments: Wiring.allCases)
+    func headAnswersLikeGet(wiring: Wiring) async throws {
+        try await withApp(wiring) { client, _ in
+            let made = try await client.create("headed")
+            let head = try await client.send(.head, "/todos/\(made.id)")
+            #expect(head.status == .ok)
+            #expect(head.body.readableBytes == 0)
+            #expect(head.headers[.contentType] == "application/json; charset=utf-8")
+            #expect(try await client.send(.head, "/todos").status == .ok)
+            #expect(try await client.send(.head, "/todos/999").status == .notFound)
+        }
+    }
+
+    @Test(arguments: Wiring.allCases)
     func aBodyOver16KiBIs413(wiring: Wiring) async throws {
         try await withApp(wiring) { client, _ in
             let title = String(repeating: "x", count: 17 * 1024)
