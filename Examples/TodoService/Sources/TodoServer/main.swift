@@ -10,13 +10,15 @@ import ServiceLifecycle
 import TodoComparison
 import TodoService
 
-// TodoServer [--wiring syringe|hand|swinject] [--host 127.0.0.1] [--port 8080]
-//            [--database todos.sqlite] [--connections 8] [--log-level info]
-//
 // Prints "listening on <port>" once it accepts requests (`--port 0` picks a
 // free port); SIGTERM or SIGINT shut it down gracefully. `--wiring` picks
 // how each request's objects are made: Syringe (the app), or the load
 // comparison's hand-written and Swinject wirings of the same app.
+
+let usage = """
+    usage: TodoServer [--wiring syringe|hand|swinject] [--host 127.0.0.1] [--port 8080]
+                      [--database todos.sqlite] [--connections 8] [--log-level info]
+    """
 
 enum Wiring: String {
     case syringe, hand, swinject
@@ -29,10 +31,15 @@ struct Options {
     var database = "todos.sqlite"
     var connections = 8
     var logLevel = Logger.Level.info
+    var help = false
 
     init(_ arguments: ArraySlice<String>) throws {
         var arguments = arguments
         while let flag = arguments.popFirst() {
+            if flag == "--help" || flag == "-h" {
+                help = true
+                return
+            }
             guard let value = arguments.popFirst() else {
                 throw UsageError("\(flag) needs a value")
             }
@@ -42,7 +49,9 @@ struct Options {
             case "--host":
                 host = value
             case "--port":
-                port = try Int(value).orThrow("--port is a number")
+                // Checked here: NIO would take 65536 as port 0, any free port.
+                port = try Int(value).flatMap { (0...65535).contains($0) ? $0 : nil }
+                    .orThrow("--port is a number from 0 to 65535")
             case "--database":
                 database = value
             case "--connections":
@@ -73,7 +82,12 @@ do {
     options = try Options(CommandLine.arguments.dropFirst())
 } catch {
     print("TodoServer: \(error)")
+    print(usage)
     exit(2)
+}
+if options.help {
+    print(usage)
+    exit(0)
 }
 
 var logger = Logger(label: "todos")
