@@ -74,7 +74,10 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                // A raw client, to hold a request half-sent (ShutdownTests).
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
     ],

@@ -11,13 +11,18 @@ import TodoComparison
 import TodoService
 
 // Prints "listening on <port>" once it accepts requests (`--port 0` picks a
-// free port); SIGTERM or SIGINT shut it down gracefully. `--wiring` picks
-// how each request's objects are made: Syringe (the app), or the load
-// comparison's hand-written and Swinject wirings of the same app.
+// free port). SIGTERM or SIGINT shut it down gracefully: it stops
+// accepting and finishes the requests in flight, for at most
+// `--shutdown-timeout` seconds, after which they are cancelled; a second
+// SIGTERM or SIGINT cancels them at once. Either way the database is
+// closed before it exits. `--wiring` picks how each request's objects are
+// made: Syringe (the app), or the load comparison's hand-written and
+// Swinject wirings of the same app.
 
 let usage = """
     usage: TodoServer [--wiring syringe|hand|swinject] [--host 127.0.0.1] [--port 8080]
                       [--database todos.sqlite] [--connections 8] [--log-level info]
+                      [--shutdown-timeout 10]
     """
 
 enum Wiring: String {
@@ -31,6 +36,7 @@ struct Options {
     var database = "todos.sqlite"
     var connections = 8
     var logLevel = Logger.Level.info
+    var shutdownTimeout = TodoApplication.defaultMaximumGracefulShutdownDuration
     var help = false
 
     init(_ arguments: ArraySlice<String>) throws {
@@ -58,6 +64,10 @@ struct Options {
                 connections = try Int(value).orThrow("--connections is a number")
             case "--log-level":
                 logLevel = try Logger.Level(rawValue: value).orThrow("--log-level is trace, debug, info, notice, warning, error or critical")
+            case "--shutdown-timeout":
+                let seconds = try Double(value).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+                    .orThrow("--shutdown-timeout is a number of seconds above 0")
+                shutdownTimeout = .seconds(seconds)
             default:
                 throw UsageError("unknown option \(flag)")
             }
@@ -108,6 +118,7 @@ func serve() async throws {
             container: AppContainer.make(database: database, logger: logger),
             configuration: configuration,
             logger: logger,
+            maximumGracefulShutdownDuration: options.shutdownTimeout,
             onServerRunning: announce
         )
     case .hand, .swinject:
@@ -121,13 +132,19 @@ func serve() async throws {
             onServerRunning: { channel in await announce(channel.localAddress?.port ?? 0) },
             logger: logger
         )
+        // Closes the database once the server has stopped, whether its
+        // shutdown ended gracefully or was cancelled.
         let closer = ClosureService {
             try? await gracefulShutdown()
             await opened.close()
         }
-        try await ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [closer, app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        ).run()
+        var group = ServiceGroupConfiguration(
+            services: [closer, app],
+            gracefulShutdownSignals: TodoApplication.shutdownSignals,
+            logger: logger
+        )
+        group.maximumGracefulShutdownDuration = options.shutdownTimeout
+        try await TodoApplication.run(ServiceGroup(configuration: group), cancelledBySecondOf: TodoApplication.shutdownSignals)
     }
 }
 

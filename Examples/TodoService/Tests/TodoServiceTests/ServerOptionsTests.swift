@@ -36,6 +36,13 @@ import Testing
         #expect(run.output.contains("--port is a number from 0 to 65535"), "\(run.output)")
     }
 
+    @Test(arguments: ["0", "-2", "soon"])
+    func aShutdownTimeoutThatIsNotAPositiveNumberIsAUsageError(seconds: String) throws {
+        let run = try todoServer("--shutdown-timeout", seconds, "--database", "/nonexistent/todos.sqlite")
+        #expect(run.status == 2)
+        #expect(run.output.contains("--shutdown-timeout is a number of seconds above 0"), "\(run.output)")
+    }
+
     @Test(arguments: ["--help", "-h"])
     func helpPrintsTheUsageAndExits0(flag: String) throws {
         let run = try todoServer(flag)

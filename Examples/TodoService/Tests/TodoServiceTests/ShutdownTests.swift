@@ -1,12 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import Syringe
 import Testing
 import TodoService
+import UnixSignals
 
 /// A change log that holds its request until the test opens the gate, so
 /// that a shutdown can begin while the request is in flight.
@@ -139,5 +146,104 @@ struct FailingService: Service {
         await #expect(throws: FailingService.Failed.self) { try await group.run() }
         #expect(container.isClosed)
         #expect(finished.withLock { $0 })
+    }
+}
+
+/// A client that sends a request's head and part of its body, then nothing,
+/// holding its connection open: the server's graceful shutdown waits for
+/// that request.
+func holdRequestHalfSent(port: Int) async throws -> any Channel {
+    let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        .connect(host: "127.0.0.1", port: port).get()
+    let head = "POST /todos HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    try await channel.writeAndFlush(ByteBuffer(string: head + #"{"title""#)).get()
+    return channel
+}
+
+/// The app in a `ServiceGroup` on a real port, a request held half-sent.
+struct StalledApp {
+    let container: Container
+    let database: Database
+    let group: ServiceGroup
+    /// The group, run by `run`.
+    let running: Task<Void, any Error>
+    let client: any Channel
+
+    init(
+        _ file: TestDatabase,
+        gracefulShutdownSignals: [UnixSignal] = [],
+        maximumGracefulShutdownDuration: Duration?,
+        run: (ServiceGroup) -> Task<Void, any Error>
+    ) async throws {
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        container = AppContainer.make(database: file.configuration, logger: testLogger)
+        group = try await TodoApplication.serviceGroup(
+            container: container,
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            logger: testLogger,
+            gracefulShutdownSignals: gracefulShutdownSignals,
+            maximumGracefulShutdownDuration: maximumGracefulShutdownDuration,
+            onServerRunning: { port in portContinuation.yield(port) }
+        )
+        database = try await container.resolveAsync()
+        running = run(group)
+        var portIterator = ports.makeAsyncIterator()
+        let port = try #require(await portIterator.next())
+        client = try await holdRequestHalfSent(port: port)
+        // Time for the server to read the head: the request is in flight.
+        try await Task.sleep(for: .milliseconds(200))
+    }
+}
+
+/// Awaits `task`, cancelling it if the test is cancelled (its time limit).
+func value<T>(of task: Task<T, any Error>) async throws -> T {
+    try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+}
+
+@Suite struct BoundedShutdownTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aGracefulShutdownThatCannotFinishIsCancelledAfterItsBoundAndTheContainerClosed() async throws {
+        let file = TestDatabase()
+        defer { file.remove() }
+        let app = try await StalledApp(file, maximumGracefulShutdownDuration: .milliseconds(500)) { group in
+            Task { try await group.run() }
+        }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        await app.group.triggerGracefulShutdown()
+        // The bound's cancellation ends the server's services; how the
+        // group reports it does not matter here, only that it ends.
+        _ = try? await value(of: app.running)
+        let elapsed = clock.now - start
+        #expect(elapsed >= .milliseconds(500))
+        #expect(elapsed < .seconds(10))
+        #expect(app.container.isClosed)
+        #expect(app.database.statistics.isClosed)
+        try? await app.client.close()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSecondSignalCancelsTheGracefulShutdownAndTheContainerIsClosed() async throws {
+        let file = TestDatabase()
+        defer { file.remove() }
+        // SIGUSR2 stands in for SIGTERM: no other test uses it. Trapped from
+        // before the app starts to after it ends (by the group and by `run`),
+        // so that raising it cannot end the test process.
+        let app = try await StalledApp(file, gracefulShutdownSignals: [.sigusr2], maximumGracefulShutdownDuration: nil) { group in
+            Task { try await TodoApplication.run(group, cancelledBySecondOf: [.sigusr2]) }
+        }
+
+        kill(getpid(), UnixSignal.sigusr2.rawValue)
+        // Graceful, and unbounded here: the half-sent request holds it up.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(app.container.isClosed == false)
+        #expect(app.database.statistics.isClosed == false)
+
+        kill(getpid(), UnixSignal.sigusr2.rawValue)
+        await #expect(throws: TodoApplication.ShutdownCancelled.self) { try await value(of: app.running) }
+        #expect(app.container.isClosed)
+        #expect(app.database.statistics.isClosed)
+        try? await app.client.close()
     }
 }
