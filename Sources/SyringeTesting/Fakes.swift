@@ -8,8 +8,10 @@ extension Container {
     /// `register(type:dependency:)` cannot take such a fake: its closure is
     /// `@Sendable`, and capturing a non-`Sendable` value in one is an error.
     /// This takes the instance itself, and that is safe enough for tests:
-    /// Syringe never reads or writes the fake, it only hands the same
-    /// reference to every resolve. A test that resolves from its own task
+    /// Syringe never reads or writes the fake's state, it only hands the
+    /// same reference to every resolve (and, as for any `.shared`
+    /// instance, calls its `dispose()` when the container closes, if it is
+    /// `Disposable`). A test that resolves from its own task
     /// uses the fake from that task only, as if it had never registered it;
     /// a test that resolves from several tasks at once shares the fake
     /// between them, and must make the fake thread-safe, as it would when
