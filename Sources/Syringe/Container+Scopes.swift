@@ -335,16 +335,24 @@ extension Container {
             // The key of a copy of a registration made here names its type
             // and name only: a copy under it may be of one that the scope
             // replaced since (registered again), whose instance this one
-            // must not hand out. It is replaced in turn, and stays with the
-            // scope, which disposes its instance when it closes (see
-            // `insertLocked`).
-            if let copy = lookupUnretained(ownKey), copy._withUnsafeGuaranteedRef({ $0.copiesIdentity }) == definition.copiesIdentity {
+            // must not hand out. (One held below has its registration's
+            // identity in its key.)
+            let madeHere = holder === self
+            if let copy = lookupUnretained(ownKey), !madeHere || Self.isCopy(copy, of: definition) {
                 return copy   // lock-free: installed earlier
             }
             return writerLock.withLock {
-                if let copy = lookupUnretained(ownKey), copy._withUnsafeGuaranteedRef({ $0.copiesIdentity }) == definition.copiesIdentity {
-                    return copy
+                if let copy = lookupUnretained(ownKey) {
+                    // A resolve that found `definition` before the scope
+                    // replaced it gets the copy of the registration that
+                    // replaced it, as it would have a moment later, rather
+                    // than install a copy of a registration that is gone.
+                    if !madeHere || Self.isCopy(copy, of: definition) || lookupUnretained(definition.key)?.toOpaque() != Unmanaged.passUnretained(definition).toOpaque() {
+                        return copy
+                    }
                 }
+                // The copy this one replaces, if any, stays with the scope,
+                // which disposes its instance when it closes (see `insertLocked`).
                 return installLocked(definition.scopeLocalCopy(key: ownKey))
             }
         }
@@ -354,6 +362,12 @@ extension Container {
             }
             return existing
         }
+    }
+
+    /// Whether `copy` is a scope's copy of `definition`: copies share their
+    /// registration's extras.
+    private static func isCopy(_ copy: Unmanaged<AnyDefinition>, of definition: AnyDefinition) -> Bool {
+        copy._withUnsafeGuaranteedRef { $0.copiesIdentity } == definition.copiesIdentity
     }
 
     /// Whether `container` is this container or one of its ancestors.

@@ -1,3 +1,4 @@
+import CSyringeTable
 import Testing
 @testable import Syringe
 
@@ -65,6 +66,23 @@ struct RetiredRegistrationTests {
         let instance = try c.createShared(found, holder: c, arguments: Container.noArguments, context: ResolutionContext.current)
         #expect(counter.created == 1)
         #expect(c.resolve(type: Tracked.self) === instance)
+    }
+
+    @Test("a resolve that found a .scoped registration its scope then registered again gets the new one's copy, not a second one")
+    func scopedReplacedInItsScope() throws {
+        let scope = Container().makeScope()
+        let old = scope.register(type: Tracked.self, in: .scoped) { _ in Tracked(Counter()) }
+        _ = try scope.tryResolve(type: Tracked.self)
+        let counter = Counter()
+        scope.register(type: Tracked.self, in: .scoped) { _ in Tracked(counter) }
+        let first = try scope.tryResolve(type: Tracked.self)
+        // The resolve that found `old` before the second registration.
+        let section = syr_read_enter()
+        let copy = scope.scopeLocal(of: old.definition, heldBy: scope)
+        syr_read_exit(section)
+        #expect((copy.takeUnretainedValue() as? Definition<Tracked>)?.sharedInstance() === first)
+        #expect(try scope.tryResolve(type: Tracked.self) === first)
+        #expect(counter.created == 1, "the new registration's factory ran twice in one scope")
     }
 }
 
