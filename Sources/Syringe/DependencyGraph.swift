@@ -310,16 +310,26 @@ private struct DependencyGraphBuilder {
                 // Otherwise a registration of a container that is not in this graph's chain.
             }
             guard !askers.isEmpty else { break }
+            // Ties on the label broken by what it does not show: the
+            // qualified type and argument types (two that print alike), and
+            // whether the node is a scope's registration or missing.
             let placed = askers.map { identity, asker in
                 (identity, asker, Self.node(identity, looking: looks[identity].unsafelyUnwrapped, id: 0).label,
-                 _typeName(unsafeBitCast(identity.key.type, to: Any.Type.self), qualified: true))
+                 Self.qualifiedTypes(of: identity.key), identity.holder == .scope ? 0 : 1)
             }
-            for (identity, _, _, _) in placed.sorted(by: { ($0.1, $0.2, $0.3) < ($1.1, $1.2, $1.3) }) {
+            for (identity, _, _, _, _) in placed.sorted(by: { ($0.1, $0.2, $0.3, $0.4) < ($1.1, $1.2, $1.3, $1.4) }) {
                 add(identity, Self.node(identity, looking: looks[identity].unsafelyUnwrapped, id: nodes.count))
             }
             pending = unplaced
         }
         return edges
+    }
+
+    /// `key`'s type and argument types, written out whole.
+    private static func qualifiedTypes(of key: DefinitionKey) -> String {
+        let types = [unsafeBitCast(key.type, to: Any.Type.self)]
+            + (key.signature == NoArguments.identity ? [] : SignatureTypes.shared.types(of: key.signature))
+        return types.map { _typeName($0, qualified: true) }.joined(separator: ",")
     }
 
     /// The node `identity`, which `look` describes.

@@ -138,9 +138,21 @@ final class Observation: @unchecked Sendable {
     func noteForgotten(_ node: NodeIdentity) {
         let now = edgeClock.add(1, ordering: .acquiringAndReleasing).newValue
         lock.withLock {
+            if forgotten.count >= Self.forgottenLimit && forgotten[node] == nil {
+                // The older half goes: a descendant's graph may then draw
+                // an edge of those registrations' old ones again, which is
+                // better than memory that grows with every key a
+                // long-running process registers and removes.
+                let cutoff = forgotten.values.sorted()[forgotten.count / 2]
+                forgotten = forgotten.filter { $0.value >= cutoff }
+            }
             forgotten[node] = now
         }
     }
+
+    /// How many replaced or removed registrations an observation remembers
+    /// (see `forgotten`).
+    static var forgottenLimit: Int { 4_096 }
 
     /// The time of `edgeClock` for an edge recorded now: never 0 (see
     /// `anyEdgeRecorded`).

@@ -433,8 +433,7 @@ final class ValidationPass {
             cycles.visit(root.definition)
         }
         for cycle in cycles.found {
-            let steps = cycle.map(\.stepText) + [cycle[0].stepText]
-            add(cycle[0].error(.cycle, path: steps))
+            add(cycle[0].error(.cycle, path: cycle.map(\.stepText)))
         }
         return walk.probes
     }
@@ -452,7 +451,7 @@ final class ValidationPass {
         let pass: ValidationPass
         let parameters: [ObjectIdentifier: [Any.Type]]
         /// Each autoregistered definition's autoregistered parameters.
-        var next: [ObjectIdentifier: [AnyDefinition]] = [:]
+        var next: [ObjectIdentifier: [CycleSearch.Dependency]] = [:]
         /// Once per (registration, container it is resolved from).
         private(set) var probes: [Probe] = []
         private var seen: Set<[ObjectIdentifier?]> = []
@@ -474,8 +473,8 @@ final class ValidationPass {
                 check(found, heldBy: foundHolder, requester: definition, resolvingFrom: resolving, captor: captor,
                       path: path, isAsync: isAsync)
                 guard parameters[ObjectIdentifier(found)] != nil else { continue }
-                if !(next[id]?.contains { $0 === found } ?? false) {
-                    next[id, default: []].append(found)
+                if !(next[id]?.contains { $0.target === found && $0.alias === alias } ?? false) {
+                    next[id, default: []].append(CycleSearch.Dependency(target: found, alias: alias))
                 }
                 guard !path.contains(where: { $0 === found }) else { continue }   // a cycle: `CycleSearch` reports it
                 visit(found, heldBy: foundHolder, resolvingFrom: pass.container(resolving: found, heldBy: foundHolder, from: resolving),
@@ -544,24 +543,35 @@ final class ValidationPass {
     /// autoregistered initialisers: each edge is followed once, and one that
     /// leads back onto the current path is a cycle.
     struct CycleSearch {
-        let next: [ObjectIdentifier: [AnyDefinition]]
+        /// An initialiser's parameter: the registration it resolves, and
+        /// the alias it asks for it by, if any.
+        struct Dependency {
+            let target: AnyDefinition
+            let alias: AnyDefinition?
+        }
+
+        let next: [ObjectIdentifier: [Dependency]]
         private var done: Set<ObjectIdentifier> = []
-        private var stack: [AnyDefinition] = []
+        /// The path: each registration, with the alias it was reached by.
+        private var stack: [Dependency] = []
+        /// Each cycle's steps, from its first registration back to it,
+        /// aliases included, as a resolve's cycle error lists them.
         private(set) var found: [[AnyDefinition]] = []
 
-        init(next: [ObjectIdentifier: [AnyDefinition]]) {
+        init(next: [ObjectIdentifier: [Dependency]]) {
             self.next = next
         }
 
-        mutating func visit(_ definition: AnyDefinition) {
+        mutating func visit(_ definition: AnyDefinition, through alias: AnyDefinition? = nil) {
             let id = ObjectIdentifier(definition)
             guard !done.contains(id) else { return }
-            stack.append(definition)
+            stack.append(Dependency(target: definition, alias: alias))
             for dependency in next[id] ?? [] {
-                if let start = stack.firstIndex(where: { $0 === dependency }) {
-                    found.append(Array(stack[start...]))
+                if let start = stack.firstIndex(where: { $0.target === dependency.target }) {
+                    let steps = stack[(start + 1)...] + [dependency]
+                    found.append([stack[start].target] + steps.flatMap { [$0.alias, $0.target].compactMap { $0 } })
                 } else {
-                    visit(dependency)
+                    visit(dependency.target, through: dependency.alias)
                 }
             }
             stack.removeLast()

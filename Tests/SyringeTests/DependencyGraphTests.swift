@@ -110,6 +110,43 @@ private func exampleWiring() -> Container {
         #expect(graph.nodes[1].holder == .container(level: 1))
     }
 
+    @Test func aMissingNodeAndAScopesNodeOfOneTypeComeInAFixedOrder() async throws {
+        // Each run in a process of its own: hashing is seeded per process,
+        // and the tie was broken by a dictionary's order.
+        var orders: Set<String> = []
+        for _ in 0..<6 {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                let app = Container()
+                app.register(type: TodoHandler.self, in: .new) { r in
+                    _ = try? r.resolve(type: Metrics.self)
+                    return TodoHandler(repo: TodoRepository(tx: Transaction(db: Database()), log: RequestLog()), log: RequestLog())
+                }
+                app.trace { _ in }
+                _ = try app.tryResolve(type: TodoHandler.self)   // Metrics missing
+                let scope = app.makeScope()
+                scope.register(type: Metrics.self) { _ in Metrics() }
+                _ = try scope.tryResolve(type: TodoHandler.self)   // Metrics the scope's
+                app.stopTracing()
+                print(app.dependencyGraph().nodes.map { "\($0.label) \($0.kind) \($0.holder)" }.joined(separator: "; "))
+            }
+            orders.insert(String(decoding: result?.standardOutputContent ?? [], as: UTF8.self))
+        }
+        #expect(orders == ["TodoHandler registration container(level: 0); Metrics registration scope; Metrics missing none\n"])
+    }
+
+    @Test func whatAContainerRemembersOfReplacedRegistrationsIsBounded() throws {
+        let app = Container()
+        app.register(type: Database.self) { _ in Database() }
+        app.autoregister(in: .new, initializer: Transaction.init(db:))
+        try app.validate()   // an edge is recorded: replacements are remembered from now on
+        for index in 0..<(Observation.forgottenLimit + 100) {
+            app.register(type: Database.self, name: "tenant \(index)") { _ in Database() }
+            app.remove(type: Database.self, name: "tenant \(index)")
+        }
+        #expect(try #require(app.existingObservation).forgottenTimes.count <= Observation.forgottenLimit)
+        #expect(edges(of: app.dependencyGraph()) == ["Transaction → Database (initializer)"])
+    }
+
     @Test func aMissingNodeGoesOnceItsKeyIsRegistered() throws {
         let app = Container()
         app.register(type: Transaction.self, in: .new) { r in Transaction(db: try r.resolve()) }

@@ -466,6 +466,9 @@ private final class VRequestBuilder: Sendable { init(scoped: VRequestScoped) {} 
 private final class VRequestSharedOverClosure: Sendable { init(builder: VRequestBuilder) {} }
 private final class VChildOnlyValue: Sendable {}
 private final class VScopedOverChildValue: Sendable {}
+private protocol VCycleReader: Sendable {}
+private final class VCycleStore: VCycleReader, Sendable { init(user: VCycleUser) {} }
+private final class VCycleUser: Sendable { init(reader: any VCycleReader) {} }
 private protocol VAliasedReader: Sendable {}
 private final class VAliasedStore: VAliasedReader, Sendable {}
 private final class VReaderUser: Sendable { init(reader: any VAliasedReader) {} }
@@ -607,6 +610,17 @@ private final class VScopedStore: VAliasedReader, Sendable {}
         #expect(Set(report.validated) == ["VAliasedStore", "VAliasedReader", "VReaderUser"])
         _ = try app.tryResolve(type: VReaderUser.self)
         #expect(runs.withLock { $0 } == 1)
+    }
+
+    /// A cycle through an alias lists the alias, as the resolve's does.
+    @Test func aCycleThroughAnAliasListsTheAlias() throws {
+        let app = Container()
+        app.autoregister(in: .new, initializer: VCycleStore.init(user:)).implements((any VCycleReader).self)
+        app.autoregister(in: .new, initializer: VCycleUser.init(reader:))
+        let (found, real) = try problems(app) { _ = try app.tryResolve(type: VCycleUser.self) }
+        #expect(found.path == ["VCycleStore", "VCycleUser", "VCycleReader", "VCycleStore"])
+        #expect(real.path == ["VCycleUser", "VCycleReader", "VCycleStore", "VCycleUser"])
+        #expect(ExpectedReason.name(of: found.reason) == "cycle" && ExpectedReason.name(of: real.reason) == "cycle")
     }
 
     /// What goes wrong behind an alias goes wrong at its target, with the
