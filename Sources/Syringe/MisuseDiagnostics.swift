@@ -1,7 +1,9 @@
 /// Known mistakes that Swift's own diagnostics explain badly or not at all,
 /// caught by overloads that exist only to be rejected with a message that
 /// says what to do. Each is disfavoured, so it is chosen only where every
-/// real overload has failed: a correct call never reaches one.
+/// real overload has failed (the two for a factory without its `Resolver`
+/// need not be: no real overload takes such a closure): a correct call
+/// never reaches one.
 /// `Tests/Misuse` compiles each mistake and checks the message.
 
 /// The result of a resolve whose type Swift cannot infer. Never produced: the
@@ -73,6 +75,56 @@ extension Container {
         fatalError("unavailable")
     }
 
+    /// Unavailable: see `resolve(name:)`.
+    ///
+    /// ```swift
+    /// let endpoint: Endpoint = try await container.resolveAsync(arguments: "example.org")
+    /// ```
+    @_disfavoredOverload
+    @available(*, unavailable, message: "Syringe cannot tell which type to resolve: name it, `resolveAsync(type: Endpoint.self, arguments: …)`, or annotate the result")
+    public func resolveAsync<each Argument>(name: String? = nil, arguments: repeat each Argument) async throws(ResolutionError) -> UnspecifiedResolveType {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: a factory takes the `Resolver` it resolves its
+    /// dependencies from, even when it has none. Without this, Swift
+    /// pointed at `dependency:` and `instance:`, the overloads a closure
+    /// with no parameter comes closest to.
+    ///
+    /// ```swift
+    /// container.register { _ in ConsoleLogger() as Logger }
+    /// ```
+    // Not disfavoured, unlike the others: a closure without parameters
+    // also passes, as a value, for `dependency:` and `instance:` (both
+    // disfavoured), and this must be the one the compiler reports.
+    @available(*, unavailable, message: "a factory takes the Resolver it resolves dependencies from: write `{ _ in Service() }`, or `{ r in Service(dependency: try r.resolve()) }`; to register a value made now, `register(type: Service.self, dependency: Service())`")
+    @discardableResult
+    public func register<T>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        in scope: Scope = .shared,
+        factory: @escaping @Sendable () throws -> T
+    ) -> Registration<T> {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: see `register(type:name:in:factory:)` above, for an
+    /// async factory.
+    ///
+    /// ```swift
+    /// container.register { (_: Resolver) async in await Database.open() }
+    /// ```
+    @available(*, unavailable, message: "a factory takes the Resolver it resolves dependencies from: write `{ (_: Resolver) async in await Service.make() }`, or `{ (r: Resolver) async throws in Service(dependency: try await r.resolve()) }`")
+    @discardableResult
+    public func register<T>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        in scope: Scope = .shared,
+        factory: @escaping @Sendable () async throws -> T
+    ) -> Registration<T> {
+        fatalError("unavailable")
+    }
+
     /// Unavailable: a registration with runtime arguments has no scope.
     ///
     /// ```swift
@@ -100,6 +152,17 @@ extension Resolver {
     @_disfavoredOverload
     @available(*, unavailable, message: "Syringe cannot tell which type to resolve: name it, `r.resolve(type: Service.self)`, or annotate the result")
     public func resolve(name: String? = nil) throws(ResolutionError) -> UnspecifiedResolveType {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: see `Container.resolve(name:)`.
+    ///
+    /// ```swift
+    /// container.register(type: Client.self) { r in Client(endpoint: try r.resolve(arguments: "example.org")) }
+    /// ```
+    @_disfavoredOverload
+    @available(*, unavailable, message: "Syringe cannot tell which type to resolve: name it, `r.resolve(type: Endpoint.self, arguments: …)`, or annotate the result")
+    public func resolve<each Argument>(name: String? = nil, arguments: repeat each Argument) throws(ResolutionError) -> UnspecifiedResolveType {
         fatalError("unavailable")
     }
 }
