@@ -9,6 +9,15 @@ extension Optional: OptionalType {
     static var wrappedType: Any.Type { Wrapped.self }
 }
 
+/// An `Array`'s element type, for the near matches of a request for one.
+private protocol ArrayType {
+    static var elementType: Any.Type { get }
+}
+
+extension Array: ArrayType {
+    static var elementType: Any.Type { Element.self }
+}
+
 extension Container {
     /// Throws `notRegistered` for a key without arguments. Out of line, so
     /// that each type's specialised resolve carries one call where it carried
@@ -75,6 +84,8 @@ private final class NearMatches<T> {
     let wantedName: String
     /// `Wrapped` when `T` is `Optional<Wrapped>`.
     let unwrapped: UnsafeRawPointer?
+    /// `Element` when `T` is `[Element]`.
+    let element: UnsafeRawPointer?
     private(set) var otherSignatures: [String] = []
     /// The argument types of each of `otherSignatures`.
     private(set) var otherSignatureTypes: [[Any.Type]] = []
@@ -92,6 +103,7 @@ private final class NearMatches<T> {
         self.wanted = typeIdentity(T.self)
         self.wantedName = TypeName.of(T.self)
         self.unwrapped = (T.self as? any OptionalType.Type).map { typeIdentity($0.wrappedType) }
+        self.element = (T.self as? any ArrayType.Type).map { typeIdentity($0.elementType) }
     }
 
     var suggestions: [String] {
@@ -138,6 +150,13 @@ private final class NearMatches<T> {
             ranked.append((1, { "\(definition.stepText), registered \(key.name == nil ? "without a name" : "under another name")" }))
         } else if sameName, key.type == unwrapped {
             ranked.append((0, { "\(definition.stepText), registered as the non-optional type; resolve \(TypeName.of(definition.serviceType)) instead" }))
+        } else if key.type == element {
+            // Other containers resolve every registration of a type as an
+            // array: one suggestion for them all.
+            if seenTypes.insert(key.type).inserted {
+                let elementName = TypeName.of(definition.serviceType)
+                ranked.append((0, { "\(elementName) is registered: all its registrations, as an array, are `resolveAll(type: \(elementName).self)`" }))
+            }
         } else if sameName, let wrapped = (definition.serviceType as? any OptionalType.Type)?.wrappedType, typeIdentity(wrapped) == wanted {
             ranked.append((0, { "\(definition.stepText), registered as an Optional; resolve \(TypeName.of(definition.serviceType)) instead" }))
         } else if sameName, definition.sharedInstanceConforms(to: T.self) {

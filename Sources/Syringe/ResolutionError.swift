@@ -182,6 +182,31 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                                          captor: captor))
     }
 
+    /// What the arguments of a request that matched no registration's
+    /// probably got wrong, if it is one of the usual slips: none passed,
+    /// a tuple passed as one argument, or a number literal whose default
+    /// type (`Int`, `Double`) is not the registered one.
+    static func argumentHint(asked: [String], registered: [String]) -> String? {
+        if asked.isEmpty {
+            return "Pass them: `resolve(type: …, arguments: …)`."
+        }
+        if asked.count == 1, registered.contains(asked[0]) {
+            return "Pass the arguments one by one, not as one tuple."
+        }
+        let integers: Set = ["Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"]
+        let floats: Set = ["Float", "Float16", "Float80", "CGFloat"]
+        for signature in registered {
+            let types = signature.dropFirst().dropLast().split(separator: ", ").map(String.init)
+            guard types.count == asked.count else { continue }
+            let differing = zip(asked, types).filter { $0 != $1 }
+            if !differing.isEmpty, differing.allSatisfy({ ($0 == "Int" && integers.contains($1)) || ($0 == "Double" && floats.contains($1)) }) {
+                let (_, wanted) = differing[0]
+                return "A number literal is an Int or a Double unless told otherwise: write `\(wanted)(…)`."
+            }
+        }
+        return nil
+    }
+
     /// The requested service as the description prints it, e.g. `Animal named "Cat"`.
     public var request: String {
         TypeName.request(TypeName.of(type), name: name, argumentTypes: argumentTypes)
@@ -216,6 +241,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             } else {
                 text += "it is registered with other runtime arguments: \(withArguments.joined(separator: ", "))"
                 text += withArguments.count < registered.count ? ", and without any." : "."
+                if let hint = Self.argumentHint(asked: argumentTypes, registered: withArguments) {
+                    text += " " + hint
+                }
             }
         case .incompatibleAlias(let instanceType):
             text += "it is an alias (implements) of a registration whose instance, of type \(instanceType), is not a \(TypeName.of(type))."

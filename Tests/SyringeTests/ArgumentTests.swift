@@ -190,6 +190,29 @@ struct ArgumentTests {
         #expect(both.description.hasSuffix("it is registered with other runtime arguments: (String), and without any."))
     }
 
+    @Test("a mismatch says what the usual slips were: no arguments, a tuple as one argument, a literal of the default number type")
+    func mismatchHints() throws {
+        struct Endpoint { let host: String; let port: UInt16 }
+        let c = Container()
+        c.register(type: Endpoint.self) { (_: Resolver, host: String, port: UInt16) in Endpoint(host: host, port: port) }
+        let none = try #require(expectResolutionError(.argumentMismatch(registered: ["(String, UInt16)"])) {
+            try c.tryResolve(type: Endpoint.self)
+        })
+        #expect(none.description.hasSuffix("(String, UInt16). Pass them: `resolve(type: …, arguments: …)`."))
+        let tuple = try #require(expectResolutionError(.argumentMismatch(registered: ["(String, UInt16)"])) {
+            try c.tryResolve(type: Endpoint.self, arguments: ("example.org", UInt16(443)))
+        })
+        #expect(tuple.description.hasSuffix("Pass the arguments one by one, not as one tuple."))
+        let literal = try #require(expectResolutionError(.argumentMismatch(registered: ["(String, UInt16)"])) {
+            try c.tryResolve(type: Endpoint.self, arguments: "example.org", 443)
+        })
+        #expect(literal.description.hasSuffix("write `UInt16(…)`."))
+        let other = try #require(expectResolutionError(.argumentMismatch(registered: ["(String, UInt16)"])) {
+            try c.tryResolve(type: Endpoint.self, arguments: "example.org", "443")
+        })
+        #expect(other.description.hasSuffix("other runtime arguments: (String, UInt16)."))
+    }
+
     @Test("the mismatch error records the request's own argument types")
     func mismatchRecordsRequest() throws {
         let c = Container()

@@ -55,6 +55,15 @@ struct ErrorTests {
         #expect(failure.suggestions.first?.contains("Animal[\"Cat\"]") == true)
     }
 
+    @Test("near match: an array of a registered type is its registrations, resolved with resolveAll")
+    func suggestsResolveAllForAnArray() throws {
+        let c = Container()
+        c.register(type: Animal.self, name: "Cat", dependency: Cat())
+        c.register { _ in Cat() as Animal }
+        let failure = try #require(expectResolutionError(.notRegistered) { try c.tryResolve(type: [Animal].self) })
+        #expect(failure.suggestions == ["Animal is registered: all its registrations, as an array, are `resolveAll(type: Animal.self)`"])
+    }
+
     final class Session: Sendable {}
 
     @Test("near match: a key a child hides in its parent, or a scope copied, is suggested once")
