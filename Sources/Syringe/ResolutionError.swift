@@ -221,6 +221,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         var text = "Syringe could not resolve \(request): "
         switch reason {
+        case .notRegistered where type == Any.self || type == Any?.self:
+            // `print(container.resolve())` compiles: Swift infers `Any`.
+            text += "nothing is registered for it in this container or its parents. Swift inferred the type from "
+                + "where the result goes, which takes anything: name the type, `resolve(type: Service.self)`."
         case .notRegistered:
             text += "nothing is registered for it in this container or its parents."
         case .cycle where storage.byCallback:

@@ -55,6 +55,15 @@ struct ErrorTests {
         #expect(failure.suggestions.first?.contains("Animal[\"Cat\"]") == true)
     }
 
+    @Test("a resolve whose type Swift inferred as Any says to name the type")
+    func inferredAny() throws {
+        func show(_ value: Any) -> Any { value }
+        let c = Container()
+        c.register { _ in Cat() as Animal }
+        let failure = try #require(expectResolutionError(.notRegistered) { show(try c.tryResolve()) })
+        #expect(failure.description.hasSuffix("Swift inferred the type from where the result goes, which takes anything: name the type, `resolve(type: Service.self)`."))
+    }
+
     @Test("near match: an array of a registered type is its registrations, resolved with resolveAll")
     func suggestsResolveAllForAnArray() throws {
         let c = Container()
