@@ -331,13 +331,13 @@ extension Container {
     func scopeLocal(of definition: AnyDefinition, heldBy holder: Container) -> Unmanaged<AnyDefinition> {
         let key = definition.key
         if holder === self || !isSelfOrAncestor(holder) {
-            let ownKey = holder === self ? ScopeLocalCopy.key(ofMadeHere: definition) : ScopeLocalCopy.key(ofHeldBelow: definition)
+            let madeHere = holder === self
+            let ownKey = madeHere ? ScopeLocalCopy.key(ofMadeHere: definition) : ScopeLocalCopy.key(ofHeldBelow: definition)
             // The key of a copy of a registration made here names its type
             // and name only: a copy under it may be of one that the scope
             // replaced since (registered again), whose instance this one
             // must not hand out. (One held below has its registration's
             // identity in its key.)
-            let madeHere = holder === self
             if let copy = lookupUnretained(ownKey), !madeHere || Self.isCopy(copy, of: definition) {
                 return copy   // lock-free: installed earlier
             }
@@ -347,7 +347,7 @@ extension Container {
                     // replaced it gets the copy of the registration that
                     // replaced it, as it would have a moment later, rather
                     // than install a copy of a registration that is gone.
-                    if !madeHere || Self.isCopy(copy, of: definition) || lookupUnretained(definition.key)?.toOpaque() != Unmanaged.passUnretained(definition).toOpaque() {
+                    if !madeHere || Self.isCopy(copy, of: definition) || !isLive(definition) {
                         return copy
                     }
                 }

@@ -75,7 +75,7 @@ extension Container {
 
     /// Whether `definition` is what its key leads to in this table now.
     /// Call with the writer lock held.
-    private func isLive(_ definition: AnyDefinition) -> Bool {
+    func isLive(_ definition: AnyDefinition) -> Bool {
         lookup(definition.key) === definition
     }
 
