@@ -141,6 +141,24 @@ extension Container {
     ) -> Registration<T> {
         fatalError("unavailable")
     }
+
+    /// Unavailable: `register(type:name:in:factory:)` above, for an async
+    /// factory. Without it, Swift said the closure should be synchronous.
+    ///
+    /// ```swift
+    /// container.register(type: Report.self) { (r: Resolver, month: Int) async throws in try await Report(month: month, repo: r.resolve()) }
+    /// ```
+    @_disfavoredOverload
+    @available(*, unavailable, message: "a registration with runtime arguments takes no scope: each resolve passes its own arguments, so each builds a new instance. Remove `in:`; to share one instance, register it without arguments")
+    @discardableResult
+    public func register<T, each Argument>(
+        type: T.Type = T.self,
+        name: String? = nil,
+        in scope: Scope,
+        factory: @escaping @Sendable (Resolver, repeat each Argument) async throws -> T
+    ) -> Registration<T> {
+        fatalError("unavailable")
+    }
 }
 
 extension Resolver {

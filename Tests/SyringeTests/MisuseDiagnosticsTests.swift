@@ -15,7 +15,7 @@ import Syringe
     }
 
     @Test func everyMistakeIsListed() {
-        #expect(Self.mistakes.count == 10)
+        #expect(Self.mistakes.count == 11)
     }
 
     @Test(arguments: mistakes)
@@ -50,6 +50,18 @@ private final class MisuseNeeds: Sendable {
             MisuseNeeds(dependency: dependency)
         }
         let needs = try container.tryResolve(type: MisuseNeeds.self, arguments: MisuseDependencyImp() as any MisuseDependency)
+        #expect(needs.dependency is MisuseDependencyImp)
+    }
+
+    @Test func asyncFactoriesWithAScopeAndWithArgumentsCompile() async throws {
+        @Sendable func make(_: Resolver) async -> MisuseDependencyImp { MisuseDependencyImp() }
+        let container = Container()
+        container.register(type: MisuseDependencyImp.self, in: .new, factory: make)
+        container.register(type: MisuseDependencyImp.self, name: "trailing", in: .new) { (_: Resolver) async in MisuseDependencyImp() }
+        container.register(type: MisuseNeeds.self) { (_: Resolver, dependency: MisuseDependencyImp) async in MisuseNeeds(dependency: dependency) }
+        _ = try await container.resolveAsync(type: MisuseDependencyImp.self)
+        _ = try await container.resolveAsync(type: MisuseDependencyImp.self, name: "trailing")
+        let needs = try await container.resolveAsync(type: MisuseNeeds.self, arguments: MisuseDependencyImp())
         #expect(needs.dependency is MisuseDependencyImp)
     }
 
