@@ -23,18 +23,24 @@ extension Container {
             do throws(ResolutionError) {
                 instance = try resolver.container.produceNested(target, holder: holder.takeUnretainedValue(), arguments: arguments, context: context)
             } catch {
-                throw error.throughAlias(TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes), below: context.pathText)
+                throw error.throughAlias(step(of: U.self, name: name, forwardingTo: target), below: context.pathText)
             }
             // `as?` because `implements` cannot constrain `T` to be a `U`:
             // Swift has no "T conforms to the protocol U" constraint.
             guard let converted = instance as? U else {
-                let step = TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
+                let step = step(of: U.self, name: name, forwardingTo: target)
                 throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),
                                       type: U.self, name: name, argumentTypes: target.argumentTypes,
                                       path: context.pathText(appending: step))
             }
             return converted
         }
+    }
+
+    /// The alias's step in an error's path: an alias has no frame of its
+    /// own, so its step is written where an error reaches it.
+    private static func step<U>(of alias: U.Type, name: String?, forwardingTo target: AnyDefinition) -> String {
+        TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
     }
 
     /// The factory of an alias of an async registration: the async engine's
@@ -51,10 +57,10 @@ extension Container {
             do throws(ResolutionError) {
                 instance = try await produceAsyncUnobserved(target, in: resolver.containerReference, holder: holder, arguments: arguments.pointer, parent: resolver.frame)
             } catch {
-                throw error.throughAlias(TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes), below: resolver.frame?.pathText ?? [])
+                throw error.throughAlias(step(of: U.self, name: name, forwardingTo: target), below: resolver.frame?.pathText ?? [])
             }
             guard let converted = instance as? U else {
-                let step = TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
+                let step = step(of: U.self, name: name, forwardingTo: target)
                 throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),
                                       type: U.self, name: name, argumentTypes: target.argumentTypes,
                                       path: (resolver.frame?.pathText ?? []) + [step])

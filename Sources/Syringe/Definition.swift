@@ -96,7 +96,7 @@ class AnyDefinition: @unchecked Sendable {
     /// The runtime argument types, for diagnostics: looked up from the key's
     /// signature (see `SignatureTypes`), not stored.
     var argumentTypes: [Any.Type] {
-        takesArguments ? SignatureTypes.shared.types(of: key.signature) : []
+        key.argumentTypes
     }
 
     /// The type resolves ask for (`T` of `Definition<T>`).

@@ -18,9 +18,14 @@ struct DefinitionKey: @unchecked Sendable, Hashable, CustomStringConvertible {
         TypeName.of(unsafeBitCast(type, to: Any.Type.self))
     }
 
+    /// The key's runtime argument types.
+    var argumentTypes: [Any.Type] {
+        signature == NoArguments.identity ? [] : SignatureTypes.shared.types(of: signature)
+    }
+
     /// The key's runtime argument types, as the graph and error paths print them.
     var argumentTypeNames: [String] {
-        signature == NoArguments.identity ? [] : SignatureTypes.shared.types(of: signature).map(TypeName.of)
+        argumentTypes.map(TypeName.of)
     }
 
     @usableFromInline

@@ -327,9 +327,7 @@ private struct DependencyGraphBuilder {
 
     /// `key`'s type and argument types, written out whole.
     private static func qualifiedTypes(of key: DefinitionKey) -> String {
-        let types = [unsafeBitCast(key.type, to: Any.Type.self)]
-            + (key.signature == NoArguments.identity ? [] : SignatureTypes.shared.types(of: key.signature))
-        return types.map { _typeName($0, qualified: true) }.joined(separator: ",")
+        ([unsafeBitCast(key.type, to: Any.Type.self)] + key.argumentTypes).map(TypeName.qualified).joined(separator: ",")
     }
 
     /// The node `identity`, which `look` describes.

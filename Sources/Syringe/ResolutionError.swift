@@ -221,12 +221,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         var text = "Syringe could not resolve \(request): "
         switch reason {
-        case .notRegistered where type == Any.self || type == Any?.self:
-            // `print(container.resolve())` compiles: Swift infers `Any`.
-            text += "nothing is registered for it in this container or its parents. Swift inferred the type from "
-                + "where the result goes, which takes anything: name the type, `resolve(type: Service.self)`."
         case .notRegistered:
             text += "nothing is registered for it in this container or its parents."
+            if type == Any.self || type == Any?.self {
+                // `print(container.resolve())` compiles: Swift infers `Any`.
+                text += " Swift inferred the type from where the result goes, which takes anything: "
+                    + "name the type, `resolve(type: Service.self)`."
+            }
         case .cycle where storage.byCallback:
             text += "onResolved callbacks on its path keep building new instances whose callbacks build more, "
                 + "without end (a dependency cycle through onResolved). Register a registration on the path .graph, "
