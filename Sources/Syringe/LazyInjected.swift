@@ -18,7 +18,7 @@ import Synchronization
 /// }
 /// ```
 @propertyWrapper
-public struct LazyInjected<T>: @unchecked Sendable {
+public struct LazyInjected<T> {
     private let storage: LazyInjection<T>
 
     /// Prepares to resolve `T` (named `name`) from `container`, or from
@@ -43,6 +43,11 @@ public struct LazyInjected<T>: @unchecked Sendable {
         storage.value
     }
 }
+
+// Sendable only when `T` is: every thread that reads the property gets the
+// same instance, which a `T` that is not `Sendable` must not be shared as.
+// (The resolve itself is synchronised by `LazyInjection`.)
+extension LazyInjected: Sendable where T: Sendable {}
 
 /// The shared state behind one `@LazyInjected` property (the wrapper itself
 /// is a value that may be copied).

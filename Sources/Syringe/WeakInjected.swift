@@ -16,7 +16,7 @@
 /// }
 /// ```
 @propertyWrapper
-public struct WeakInjected<T>: @unchecked Sendable {
+public struct WeakInjected<T> {
     /// Written once in `init` and only read after, so it needs no lock.
     private let box = WeakInstanceBox<T>()
 
@@ -41,3 +41,7 @@ public struct WeakInjected<T>: @unchecked Sendable {
         box.load()
     }
 }
+
+// Sendable only when `T` is, as `LazyInjected`: every reader gets the same
+// instance.
+extension WeakInjected: Sendable where T: Sendable {}

@@ -15,7 +15,7 @@ import Syringe
     }
 
     @Test func everyMistakeIsListed() {
-        #expect(Self.mistakes.count == 11)
+        #expect(Self.mistakes.count == 13)
     }
 
     @Test(arguments: mistakes)
@@ -89,4 +89,25 @@ private final class MisuseNeeds: Sendable {
         #expect(!text.contains("Container+Resolve.swift"), "\(text)")
         #expect(text.contains("Syringe could not resolve MisuseNeeds"), "\(text)")
     }
+
+    @Test func aSendableOwnerHoldsWrappersOfSendableTypes() async {
+        // The corrected form of `LazyInjectedOfNonSendableType` and
+        // `WeakInjectedOfNonSendableType`: with `Sendable` types, an owner
+        // that is `Sendable` compiles and is shared between tasks.
+        let owner = SendableOwner()
+        let fromTask = await Task.detached { ObjectIdentifier(owner.lazy) }.value
+        #expect(fromTask == ObjectIdentifier(owner.lazy))
+        #expect(owner.weak === owner.lazy)
+    }
+}
+
+private let sendableOwnerContainer: Container = {
+    let container = Container()
+    container.register { _ in MisuseNeeds(dependency: MisuseDependencyImp()) }
+    return container
+}()
+
+private struct SendableOwner: Sendable {
+    @LazyInjected(from: sendableOwnerContainer) var lazy: MisuseNeeds
+    @WeakInjected(from: sendableOwnerContainer) var weak: MisuseNeeds?
 }
