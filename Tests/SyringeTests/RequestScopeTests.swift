@@ -299,7 +299,7 @@ struct RequestScopeTests {
         #expect(shared.created == 1)
     }
 
-    @Test("a registration made in a closed scope or container is not resolved: .closed, even for a given instance")
+    @Test("a registration made in a closed scope or container is not resolved: .closed, even for a given instance, which is not disposed")
     func registrationAfterClose() async throws {
         let app = Container()
         let scope = app.makeScope()
@@ -310,6 +310,12 @@ struct RequestScopeTests {
         expectResolutionError(.closed) { try scope.tryResolve(type: Int.self) }
         await expectAsyncResolutionError(.closed) { try await scope.resolveAsync(type: RequestTag.self) }
         #expect(!scope.isRegistered(type: RequestTag.self))
+        // Nor disposed: the scope had closed before it owned the instance.
+        let log = DisposalLog()
+        scope.register(type: SyncResource.self, instance: SyncResource("late", log: log))
+            .onDispose { _ in log.record("late's disposer") }
+        try await scope.close()
+        #expect(log.all.isEmpty)
         try await app.close()
         app.register(type: RequestTag.self, instance: RequestTag(value: "late"))
         expectResolutionError(.closed) { try app.tryResolve(type: RequestTag.self) }
