@@ -105,10 +105,30 @@ final class Observation: @unchecked Sendable {
         lock.withLock {
             guard edges.count < Self.edgeLimit || edges[edge] != nil else { return }
             edges[edge] = now
-            if let node {
-                detached[edge.to] = node
+            if let node, detached.updateValue(node, forKey: edge.to) == nil {
+                pruneDetachedIfStale()
             }
         }
+    }
+
+    /// Drops what `detached` says of nodes that no kept edge leads to any
+    /// more: `forgetEdges` drops edges but cannot tell whether another edge
+    /// still leads to their targets, so a traced service whose factories
+    /// ask for keys that come and go (a missing dependency under a
+    /// per-tenant name, say) added an entry per key for as long as it ran.
+    /// Only once the entries outnumber the edges (each edge has at most one
+    /// target) by a margin, so that each pass removes at least as many
+    /// entries as it reads edges, and recording costs amortised O(1). Call
+    /// with the lock held.
+    private func pruneDetachedIfStale() {
+        guard detached.count > 2 * edges.count + 64 else { return }
+        let targets = Set(edges.keys.lazy.map(\.to))
+        detached = detached.filter { targets.contains($0.key) }
+    }
+
+    /// How many nodes `detached` describes. For tests.
+    var detachedCount: Int {
+        lock.withLock { detached.count }
     }
 
     /// Hands `event` to the handler, if there is one. Call with the
@@ -169,6 +189,7 @@ final class Observation: @unchecked Sendable {
         lock.withLock {
             edges.merge(otherEdges, uniquingKeysWith: max)
             detached.merge(otherDetached) { current, _ in current }
+            pruneDetachedIfStale()
         }
     }
 

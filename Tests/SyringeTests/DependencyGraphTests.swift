@@ -147,6 +147,42 @@ private func exampleWiring() -> Container {
         #expect(edges(of: app.dependencyGraph()) == ["Transaction → Database (initializer)"])
     }
 
+    @Test func whatATracedContainerRemembersOfMissingTargetsIsBounded() throws {
+        // A factory asking for a key that comes and goes with its
+        // registration (a per-tenant name): each resolve records an edge to
+        // a missing node and how that node looks; the removal forgets the
+        // edge, and must not leave the node's description behind.
+        let app = Container()
+        app.trace { _ in }
+        defer { app.stopTracing() }
+        for index in 0..<2_000 {
+            let name = "tenant \(index)"
+            app.register(type: Transaction.self, name: name, in: .new) { r in
+                _ = try? r.resolve(type: Database.self, name: name)
+                return Transaction(db: Database())
+            }
+            _ = try app.tryResolve(type: Transaction.self, name: name)
+            app.remove(type: Transaction.self, name: name)
+        }
+        #expect(try #require(app.existingObservation).detachedCount <= 200)
+        #expect(app.dependencyGraph().nodes.isEmpty)
+    }
+
+    @Test func whatValidationRemembersOfMissingTargetsIsBounded() throws {
+        let app = Container()
+        for index in 0..<1_000 {
+            let name = "tenant \(index)"
+            app.register(type: Transaction.self, name: name, in: .new) { r in
+                _ = try? r.resolve(type: Database.self, name: name)
+                return Transaction(db: Database())
+            }
+            _ = try? app.validate()
+            app.remove(type: Transaction.self, name: name)
+        }
+        #expect(try #require(app.existingObservation).detachedCount <= 200)
+        #expect(app.dependencyGraph().nodes.isEmpty)
+    }
+
     @Test func aMissingNodeGoesOnceItsKeyIsRegistered() throws {
         let app = Container()
         app.register(type: Transaction.self, in: .new) { r in Transaction(db: try r.resolve()) }
