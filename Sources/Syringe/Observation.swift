@@ -183,14 +183,32 @@ final class Observation: @unchecked Sendable {
         return edgeClock.load(ordering: .acquiring)
     }
 
-    /// Adds edges recorded elsewhere (a validation pass's).
+    /// Adds edges recorded elsewhere (a validation pass's), as `record`
+    /// would: no more than `edgeLimit` in all, or a container validated
+    /// again and again, whose factories ask for keys that change (a name
+    /// made per call), kept every edge of every pass.
     func absorb(_ other: Observation) {
         let (otherEdges, otherDetached) = other.lock.withLock { (other.edges, other.detached) }
         lock.withLock {
-            edges.merge(otherEdges, uniquingKeysWith: max)
-            detached.merge(otherDetached) { current, _ in current }
+            for (edge, seenAt) in otherEdges {
+                if let known = edges[edge] {
+                    edges[edge] = max(known, seenAt)
+                } else if edges.count < Self.edgeLimit {
+                    edges[edge] = seenAt
+                } else {
+                    continue
+                }
+                if detached[edge.to] == nil, let node = otherDetached[edge.to] {
+                    detached[edge.to] = node
+                }
+            }
             pruneDetachedIfStale()
         }
+    }
+
+    /// How many edges are kept. For tests.
+    var edgeCount: Int {
+        lock.withLock { edges.count }
     }
 
     /// The edges seen so far, with when each was last seen, and how the

@@ -183,6 +183,31 @@ private func exampleWiring() -> Container {
         #expect(app.dependencyGraph().nodes.isEmpty)
     }
 
+    @Test func whatRepeatedValidationRemembersIsBoundedByTheEdgeLimit() throws {
+        // A factory that asks for a key made per call: every pass records
+        // edges no earlier pass did. A tracer keeps at most `edgeLimit`;
+        // so must the passes' edges the container absorbs.
+        let app = Container()
+        let calls = Locked(0)
+        let perPass = 1_000
+        app.register(type: Transaction.self, in: .new) { r in
+            for _ in 0..<perPass {
+                let call = calls.withLock { count in
+                    count += 1
+                    return count
+                }
+                _ = try? r.resolve(type: Database.self, name: "call \(call)")
+            }
+            return Transaction(db: Database())
+        }
+        for _ in 0..<(Observation.edgeLimit / perPass + 2) {
+            _ = try? app.validate()
+        }
+        let observation = try #require(app.existingObservation)
+        #expect(observation.edgeCount <= Observation.edgeLimit)
+        #expect(observation.detachedCount <= 2 * Observation.edgeLimit + 64)
+    }
+
     @Test func aMissingNodeGoesOnceItsKeyIsRegistered() throws {
         let app = Container()
         app.register(type: Transaction.self, in: .new) { r in Transaction(db: try r.resolve()) }
