@@ -103,13 +103,25 @@ public final class Database: Sendable {
 
     /// Opens the connections and brings the schema up to date.
     public static func open(_ configuration: Configuration, logger: Logger) async throws -> Database {
+        try await open(configuration, logger: logger) {
+            try await SQLiteConnection.open(storage: .file(path: configuration.path), logger: logger)
+        }
+    }
+
+    /// `open(_:logger:)` with `connect` making each connection: a test's
+    /// stops the opening part-way, failing or cancelling it.
+    package static func open(
+        _ configuration: Configuration,
+        logger: Logger,
+        connect: () async throws -> SQLiteConnection
+    ) async throws -> Database {
         guard configuration.path != ":memory:" else {
             throw Failure.inMemory
         }
         var connections: [SQLiteConnection] = []
         do {
             for _ in 0..<configuration.connections {
-                let connection = try await SQLiteConnection.open(storage: .file(path: configuration.path), logger: logger)
+                let connection = try await connect()
                 connections.append(connection)
                 // Another process writing the file makes a writer wait up
                 // to 5 s for its lock instead of failing at once.
@@ -125,8 +137,10 @@ public final class Database: Sendable {
                 }
             }
         } catch {
+            // Outside the cancellation: when start-up is cancelled part-way,
+            // SQLiteNIO would refuse to close them in this task.
             for connection in connections {
-                try? await connection.close()
+                try? await outsideCancellation { try await connection.close() }
             }
             throw error
         }
