@@ -7,7 +7,7 @@ import UnixSignals
 
 /// Builds the HTTP application and the service group that runs it.
 public enum TodoApplication {
-    /// The router: the scope middleware in front of the todo routes.
+    /// The router: the error and scope middleware in front of the todo routes.
     public static func router(container: Container) -> Router<TodoRequestContext> {
         router(requestServices: RequestScopeMiddleware(container: container))
     }
@@ -20,6 +20,7 @@ public enum TodoApplication {
         // HEAD on each GET route runs the GET route (read-only, see
         // `RequestInfo`) and answers with its status and headers, no body.
         let router = Router(context: TodoRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: requestServices)
         TodoRoutes.add(to: router)
         return router

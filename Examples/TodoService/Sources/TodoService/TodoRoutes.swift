@@ -10,10 +10,11 @@ import Hummingbird
 /// | `PATCH /todos/:id`   | 200 the todo       | 400, 404, 413                            |
 /// | `DELETE /todos/:id`  | 204                | 400, 404                                 |
 ///
-/// A 400 or 404 carries Hummingbird's JSON error body,
-/// `{"error": {"message": …}}`; a 413, and a 500 from a failed write, have
-/// an empty body, as Hummingbird sends them. `HEAD` answers on the `GET`
-/// routes (the router generates it).
+/// Another of HTTP's standard methods on these paths is a 405 whose `Allow`
+/// header lists the path's methods, and any other path a 404. Errors carry
+/// Hummingbird's JSON error body, `{"error": {"message": …}}`
+/// (`JSONErrorMiddleware`), but for a 500 from a failed write, which has an
+/// empty body. `HEAD` answers on the `GET` routes (the router generates it).
 public enum TodoRoutes {
     public static func add<Context: RequestServicesContext>(to router: Router<Context>) {
         router.group("todos")
@@ -25,6 +26,7 @@ public enum TodoRoutes {
                 let todo = try await context.services.todoHandler().create(new)
                 return EditedResponse(status: .created, response: todo)
             }
+            .allowOnly([.get, .head, .post])
             .get(":id") { _, context in
                 try await context.services.todoHandler().get(id(context))
             }
@@ -36,6 +38,7 @@ public enum TodoRoutes {
                 try await context.services.todoHandler().delete(id(context))
                 return .noContent
             }
+            .allowOnly([.get, .head, .patch, .delete], on: ":id")
     }
 
     private static func id(_ context: some RequestContext) throws -> Int {
@@ -43,6 +46,23 @@ public enum TodoRoutes {
             throw HTTPError(.badRequest, message: "a todo id is a whole number")
         }
         return id
+    }
+}
+
+extension RouterMethods {
+    /// Answers HTTP's other methods on `path` with a 405 whose `Allow`
+    /// header lists `allowed`: the router alone answers them 404, as for a
+    /// path it does not have.
+    @discardableResult
+    func allowOnly(_ allowed: [HTTPRequest.Method], on path: RouterPath = "") -> Self {
+        let allow = allowed.map(\.rawValue).joined(separator: ", ")
+        let standard: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect]
+        for method in standard where !allowed.contains(method) {
+            on(path, method: method) { _, _ -> HTTPResponse.Status in
+                throw HTTPError(.methodNotAllowed, headers: [.allow: allow], message: "the methods allowed here are \(allow)")
+            }
+        }
+        return self
     }
 }
 

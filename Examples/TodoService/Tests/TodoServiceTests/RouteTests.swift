@@ -157,6 +157,7 @@ import TodoService
             let title = String(repeating: "x", count: 17 * 1024)
             let post = try await client.send(.post, "/todos", #"{"title": "\#(title)"}"#)
             #expect(post.status == .contentTooLarge)
+            #expect(post.errorMessage == "Content Too Large")
             let made = try await client.create("small")
             let patch = try await client.send(.patch, "/todos/\(made.id)", #"{"title": "\#(title)"}"#)
             #expect(patch.status == .contentTooLarge)
