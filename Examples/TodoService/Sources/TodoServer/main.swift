@@ -128,6 +128,7 @@ func serve() async throws {
             : TodoApplication.router(requestServices: SwinjectWiringMiddleware(database: opened, logger: logger))
         let app = Application(
             router: router,
+            server: TodoApplication.server,
             configuration: configuration,
             onServerRunning: { channel in await announce(channel.localAddress?.port ?? 0) },
             logger: logger

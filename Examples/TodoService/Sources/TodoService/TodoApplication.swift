@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -24,6 +25,12 @@ public enum TodoApplication {
         router.add(middleware: requestServices)
         TodoRoutes.add(to: router)
         return router
+    }
+
+    /// HTTP/1.1, with a handler on each connection that gives the 400 for a
+    /// request that is not valid HTTP the routes' JSON error body.
+    public static var server: HTTPServerBuilder {
+        .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [ParseErrorBodyHandler()]))
     }
 
     /// How long a graceful shutdown may take before what is still running
@@ -76,6 +83,7 @@ public enum TodoApplication {
         _ = try await container.resolveAsync(type: Database.self)
         let app = Application(
             router: router(container: container),
+            server: server,
             configuration: configuration,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger

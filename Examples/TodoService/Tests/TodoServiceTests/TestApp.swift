@@ -43,11 +43,13 @@ let testLogger: Logger = {
 }()
 
 /// Runs `body` with an app of `wiring` under HummingbirdTesting's router
-/// framework, and closes what the app opened afterwards. `configure` sees
-/// the Syringe wiring's container before the app starts (to replace a
-/// registration with a fake); it is not called for the other wirings.
+/// framework (or `testing`: `.live` for a server on a port), and closes what
+/// the app opened afterwards. `configure` sees the Syringe wiring's
+/// container before the app starts (to replace a registration with a fake);
+/// it is not called for the other wirings.
 func withApp(
     _ wiring: Wiring = .syringe,
+    testing: TestingSetup = .router,
     configure: (Container) -> Void = { _ in },
     _ body: @Sendable (any TestClientProtocol, Database) async throws -> Void
 ) async throws {
@@ -73,7 +75,7 @@ func withApp(
         container = nil
     }
     do {
-        try await Application(router: router, logger: testLogger).test(.router) { client in
+        try await Application(router: router, server: TodoApplication.server, logger: testLogger).test(testing) { client in
             try await body(client, database)
         }
     } catch {
@@ -126,10 +128,15 @@ extension TestResponse {
 
     /// The message of Hummingbird's JSON error body.
     var errorMessage: String? {
-        struct Body: Decodable {
-            struct Error: Decodable { var message: String }
-            var error: Error
-        }
-        return try? decoded(as: Body.self).error.message
+        TodoServiceTests.errorMessage(in: String(buffer: body))
     }
+}
+
+/// The message of Hummingbird's JSON error body `body`.
+func errorMessage(in body: String) -> String? {
+    struct Body: Decodable {
+        struct Error: Decodable { var message: String }
+        var error: Error
+    }
+    return try? JSONDecoder().decode(Body.self, from: Data(body.utf8)).error.message
 }
