@@ -11,10 +11,11 @@ import Hummingbird
 /// | `DELETE /todos/:id`  | 204                | 400, 404                                 |
 ///
 /// Another of HTTP's standard methods on these paths is a 405 whose `Allow`
-/// header lists the path's methods, and any other path a 404. Errors carry
-/// Hummingbird's JSON error body, `{"error": {"message": …}}`
-/// (`JSONErrorMiddleware`), but for a 500 from a failed write, which has an
-/// empty body. `HEAD` answers on the `GET` routes (the router generates it).
+/// header lists the path's methods, and any other path a 404. Every error
+/// carries Hummingbird's JSON error body, `{"error": {"message": …}}`
+/// (`JSONErrorMiddleware`); a failed write's 500 says no more than
+/// `internal server error`. `HEAD` answers on the `GET` routes (the router
+/// generates it).
 public enum TodoRoutes {
     public static func add<Context: RequestServicesContext>(to router: Router<Context>) {
         router.group("todos")

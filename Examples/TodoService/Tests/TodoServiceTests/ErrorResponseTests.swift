@@ -1,7 +1,10 @@
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
+import Syringe
 import Testing
 import TodoService
 
@@ -66,6 +69,121 @@ import TodoService
             #expect(head.hasPrefix("HTTP/1.1 400 "), "\(head)")
             #expect(head.contains("Content-Type: application/json; charset=utf-8"), "\(head)")
             #expect(errorMessage(in: body) == "the request is not valid HTTP", "\(body)")
+        }
+    }
+}
+
+/// A change log whose write fails with an error whose text is the server's
+/// business: a path on its disk.
+struct DiskFailingChangeLog: ChangeLog {
+    struct DiskFailure: Error, CustomStringConvertible {
+        var description: String { "disk I/O error writing /srv/todos/todos.sqlite-wal" }
+    }
+
+    func record(_ change: String, todo id: Int) async throws {
+        throw DiskFailure()
+    }
+}
+
+/// Lets a route through without request services, as a router missing
+/// the scope middleware would.
+struct NoRequestServicesMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await next(request, context)
+    }
+}
+
+/// The server's own failures: logged at error level with the request's
+/// id, and not told to the client.
+@Suite struct FailureLogTests {
+    @Test func anUnexpectedErrorIsLoggedWithTheRequestIdAndThe500SaysNoMore() async throws {
+        let log = CapturedLog()
+        let requestID = Mutex<String?>(nil)
+        try await withApp(logger: log.logger, configure: { app in
+            app.register(type: (any ChangeLog).self, in: .scoped) { r in
+                let request: RequestInfo = try r.resolve()
+                requestID.withLock { $0 = request.id }
+                return DiskFailingChangeLog()
+            }
+        }) { client, _ in
+            let response = try await client.send(.post, "/todos", #"{"title": "never kept"}"#)
+            #expect(response.status == .internalServerError)
+            #expect(response.errorMessage == "internal server error")
+            #expect(!String(buffer: response.body).contains("disk"))
+        }
+        let errors = log.records.filter { $0.level == .error }
+        #expect(errors.count == 1)
+        let record = try #require(errors.first)
+        let id = try #require(requestID.withLock { $0 })
+        #expect(record.metadata["hb.request.id"]?.description == id)
+        #expect(record.metadata["error"]?.description == DiskFailingChangeLog.DiskFailure().description)
+        #expect(record.metadata["method"]?.description == "POST")
+        #expect(record.metadata["path"]?.description == "/todos")
+    }
+
+    /// A request the server cancels (its shutdown ran out of time) has not
+    /// failed on its own: no error is logged for it.
+    @Test(.timeLimit(.minutes(1))) func aCancelledRequestIsNotLoggedAsAFailure() async throws {
+        let log = CapturedLog()
+        let (reached, reachedContinuation) = AsyncStream<Void>.makeStream()
+        try await withApp(logger: log.logger, configure: { app in
+            app.register(type: (any ChangeLog).self, in: .scoped) { _ in
+                WaitForCancellationChangeLog(reached: reachedContinuation)
+            }
+        }) { client, _ in
+            let inflight = Task { try await client.send(.post, "/todos", #"{"title": "cancelled"}"#) }
+            var iterator = reached.makeAsyncIterator()
+            _ = await iterator.next()
+            inflight.cancel()
+            _ = try? await inflight.value
+        }
+        #expect(log.records.filter { $0.level == .error }.isEmpty)
+    }
+
+    /// An HTTP error with a 5xx status is the server's failure too; its
+    /// message, written for the client, is sent.
+    @Test func aServerErrorThatIsAnHTTPErrorIsLoggedToo() async throws {
+        let log = CapturedLog()
+        let router = TodoApplication.router(requestServices: NoRequestServicesMiddleware())
+        try await Application(router: router, logger: log.logger).test(.router) { client in
+            let response = try await client.send(.get, "/todos")
+            #expect(response.status == .internalServerError)
+            #expect(response.errorMessage == "no request scope: RequestScopeMiddleware is not on this route")
+        }
+        let errors = log.records.filter { $0.level == .error }
+        #expect(errors.count == 1)
+        #expect(errors.first?.metadata["hb.request.id"] != nil)
+    }
+}
+
+/// What is logged through `logger`, kept for a test to read.
+final class CapturedLog: Sendable {
+    struct Record: Sendable {
+        var level: Logger.Level
+        var metadata: Logger.Metadata
+    }
+
+    private let kept = Mutex<[Record]>([])
+
+    var records: [Record] { kept.withLock { $0 } }
+
+    var logger: Logger {
+        Logger(label: "captured") { _ in Handler(log: self) }
+    }
+
+    struct Handler: LogHandler {
+        let log: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let record = Record(level: event.level, metadata: metadata.merging(event.metadata ?? [:]) { $1 })
+            log.kept.withLock { $0.append(record) }
         }
     }
 }

@@ -44,12 +44,14 @@ let testLogger: Logger = {
 
 /// Runs `body` with an app of `wiring` under HummingbirdTesting's router
 /// framework (or `testing`: `.live` for a server on a port), and closes what
-/// the app opened afterwards. `configure` sees the Syringe wiring's
-/// container before the app starts (to replace a registration with a fake);
-/// it is not called for the other wirings.
+/// the app opened afterwards. `logger` is Hummingbird's, the requests'
+/// loggers' base. `configure` sees the Syringe wiring's container before
+/// the app starts (to replace a registration with a fake); it is not called
+/// for the other wirings.
 func withApp(
     _ wiring: Wiring = .syringe,
     testing: TestingSetup = .router,
+    logger: Logger = testLogger,
     configure: (Container) -> Void = { _ in },
     _ body: @Sendable (any TestClientProtocol, Database) async throws -> Void
 ) async throws {
@@ -75,7 +77,7 @@ func withApp(
         container = nil
     }
     do {
-        try await Application(router: router, server: TodoApplication.server, logger: testLogger).test(testing) { client in
+        try await Application(router: router, server: TodoApplication.server, logger: logger).test(testing) { client in
             try await body(client, database)
         }
     } catch {
