@@ -6,6 +6,11 @@ public import CSyringeTable
 /// instances are shared within it, a cycle is reported with its whole path,
 /// and a failure deep in the graph surfaces at the top-level `tryResolve`.
 ///
+/// A resolver holds its container. An instance that keeps the resolver its
+/// factory got keeps that container alive; one a request's scope holds
+/// (`.scoped`) then keeps the scope, which keeps the instance, and neither
+/// is freed. Keep what the factory resolves instead.
+///
 /// ```swift
 /// container.register(type: ViewModel.self, in: .new) { r in
 ///     ViewModel(service: try r.resolve(), clock: try r.resolve(type: Clock.self, name: "utc"))
