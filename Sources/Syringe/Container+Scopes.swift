@@ -309,9 +309,9 @@ extension Container {
 
     /// This scope's copy of `definition`, held by `holder`, installed on
     /// first use under the same key, so that later resolves in the scope
-    /// find it first. What the scope's table already has under the key wins:
-    /// a copy installed by a resolve on another thread, or a registration
-    /// made in the scope since.
+    /// find it first, when the key leads to the registration from the
+    /// scope (see `copyUnderKey`). A copy the scope's table already has
+    /// under the key wins (one installed by a resolve on another thread).
     ///
     /// Two kinds of registration get a key of their own instead, found on
     /// the slow path only (`ScopeLocalCopy`): one made in this scope
@@ -357,11 +357,69 @@ extension Container {
             }
         }
         return writerLock.withLock {
-            guard let existing = lookupUnretained(key) else {
-                return installLocked(definition.scopeLocalCopy(key: key))
+            // Whether the key leads to `definition` from here, past this
+            // scope's own table: a resolve of the type does, but one of an
+            // alias of it (`implements`), which forwards to `definition`
+            // itself, also gets here when a container between this scope
+            // and `holder` registered the type.
+            let keyLeadsHere = !isKeyHeld(key, below: holder)
+            if let existing = lookupUnretained(key), existing._withUnsafeGuaranteedRef({ $0.kind == .scopeLocal }),
+               keyLeadsHere || Self.isCopy(existing, of: definition) {
+                // A copy installed by a resolve on another thread (or one of
+                // a registration of the key that an ancestor replaced since).
+                return existing
             }
-            return existing
+            return copyUnderKey(of: definition, key: key, publish: keyLeadsHere && lookupUnretained(key) == nil)
         }
+    }
+
+    /// Whether a container between this one (excluded) and `holder`
+    /// (excluded) holds `key`. Nothing to walk for a scope made from the
+    /// container that holds the registration. Lock-free reads.
+    private func isKeyHeld(_ key: DefinitionKey, below holder: Container) -> Bool {
+        var current = parent.map { Unmanaged.passUnretained($0) }
+        while let container = current, container.toOpaque() != Unmanaged.passUnretained(holder).toOpaque() {
+            let (held, next) = container._withUnsafeGuaranteedRef { ($0.lookupUnretained(key) != nil, $0.parent.map { Unmanaged.passUnretained($0) }) }
+            if held {
+                return true
+            }
+            current = next
+        }
+        return false
+    }
+
+    /// This scope's copy of `definition`, an ancestor's registration,
+    /// under the registration's key: the one the scope has already, or a
+    /// new one. Published in the table (`publish`) when the key leads to
+    /// `definition` from here and nothing else holds it in this scope's
+    /// table; otherwise kept in the registry alone, hidden, as a copy that
+    /// a registration made in the scope replaced is (see `insertLocked`):
+    /// reached by an alias of `definition`, and by the key once the
+    /// registration that hides it is removed (see `remove`), never a
+    /// second instance in one scope. (Before, the scope's table decided: an
+    /// alias got the scope's own registration of the type, a per-request
+    /// value, and a copy made for an alias hid an intermediate container's
+    /// registration from resolves of the type.) Call with the writer lock held.
+    private func copyUnderKey(of definition: AnyDefinition, key: DefinitionKey, publish: Bool) -> Unmanaged<AnyDefinition> {
+        var found: Unmanaged<AnyDefinition>?
+        for case let copy? in registry.ordered
+        where copy.kind == .scopeLocal && copy.key == key && Self.isCopy(.passUnretained(copy), of: definition) {
+            found = .passUnretained(copy)
+            break
+        }
+        guard let found else {
+            let copy = definition.scopeLocalCopy(key: key)
+            if publish {
+                return installLocked(copy)
+            }
+            let unretained = Unmanaged.passUnretained(copy)
+            registry.append(copy)
+            return unretained
+        }
+        if publish {
+            _ = table.insert(key, found.toOpaque())
+        }
+        return found
     }
 
     /// Whether `copy` is a scope's copy of `definition`: copies share their

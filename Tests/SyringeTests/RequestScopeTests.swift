@@ -450,6 +450,51 @@ struct RequestScopeTests {
         #expect(counter.created == 2)
     }
 
+    @Test("an alias of a .scoped registration yields its instance in a scope that registered the same type itself, sync and async, one per scope")
+    func scopedAliasBesideTheScopesOwnRegistration() async throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "app"), counter: counter) }
+            .implements(AnyObject.self, name: "work")
+        let scope = app.makeScope()
+        // A per-request value of the same type: what the type resolves to in
+        // this scope, but not the registration the alias forwards to.
+        let own = RequestWork(id: RequestTag(value: "own"), counter: counter)
+        scope.register(type: RequestWork.self, instance: own)
+        #expect(try scope.tryResolve(type: RequestWork.self) === own)
+        let work = try #require(try scope.tryResolve(type: AnyObject.self, name: "work") as? RequestWork)
+        #expect(work.id.value == "app", "the alias gave the scope's own registration")
+        #expect(try await scope.resolveAsync(type: AnyObject.self, name: "work") === work)
+        #expect(try scope.tryResolve(type: AnyObject.self, name: "work") === work)
+        // Without the scope's own registration, the type leads to the
+        // scope's one instance of the app's, the one the alias gave.
+        scope.remove(type: RequestWork.self)
+        #expect(try scope.tryResolve(type: RequestWork.self) === work)
+        #expect(counter.created == 2)
+    }
+
+    @Test("an alias of a .scoped registration resolved in a scope does not hide a registration of its type between the scope and the alias, sync and async")
+    func scopedAliasLeavesAnIntermediateRegistrationVisible() async throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: RequestWork.self, in: .scoped) { _ in RequestWork(id: RequestTag(value: "app"), counter: counter) }
+            .implements(AnyObject.self, name: "work")
+        let feature = Container(parent: app)
+        feature.register(type: RequestWork.self, in: .new) { _ in RequestWork(id: RequestTag(value: "feature"), counter: counter) }
+        for resolveAsync in [false, true] {
+            let scope = feature.makeScope()
+            let work = resolveAsync
+                ? try await scope.resolveAsync(type: AnyObject.self, name: "work") as? RequestWork
+                : try scope.tryResolve(type: AnyObject.self, name: "work") as? RequestWork
+            #expect(work?.id.value == "app")
+            // The type itself is the feature container's, not the app's
+            // scoped instance that the alias made in the scope.
+            #expect(try scope.tryResolve(type: RequestWork.self).id.value == "feature")
+            #expect(try await scope.resolveAsync(type: RequestWork.self).id.value == "feature")
+            #expect(try scope.tryResolve(type: AnyObject.self, name: "work") === work)
+        }
+    }
+
     @Test("Scope.scoped prints as written")
     func scopedDescription() {
         #expect(Scope.scoped.description == "scoped")
