@@ -173,6 +173,10 @@ extension Container {
     @usableFromInline
     nonisolated(nonsending) static func produceSharedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
         if container.withBorrowed({ $0.isClosedOnChainNow }) {
+            // What an open scope already has, it still returns (see `openScopesInstance`).
+            if let box = container.withBorrowed({ $0.openScopesInstance(of: definition, holder: holder) }) {
+                return box
+            }
             throw definition.error(.closed, path: path(to: definition, below: parent))
         }
         if definition.isolatedToMainActor {
@@ -283,6 +287,10 @@ extension Container {
             return try produceBridged(definition, holder: holder, arguments: arguments, parent: parent)
         }
         if isClosedOnChainNow {
+            // What an open scope already has, it still returns (see `openScopesInstance`).
+            if let box = openScopesInstance(of: definition, holder: holder) {
+                return box.value(as: T.self)
+            }
             throw definition.error(.closed, path: Self.path(to: definition, below: parent))
         }
         switch definition.kind {

@@ -266,6 +266,40 @@ extension Container {
         definition.error(.closed, path: ResolutionContext.current.pathText(appending: definition.stepText))
     }
 
+    /// A resolve from a container that is closed, or whose ancestor is,
+    /// creates nothing: the instance the nearest scope, still open,
+    /// already has (see `openScopesInstance`), or `.closed`. Out of line:
+    /// only such resolves get here.
+    @usableFromInline
+    @inline(never)
+    func existingInstanceOrClosed<T>(_ definition: Definition<T>, holder: Unmanaged<Container>) throws(ResolutionError) -> T {
+        if let box = openScopesInstance(of: definition, holder: holder.takeUnretainedValue()) {
+            return box.value(as: T.self)
+        }
+        throw closedError(definition)
+    }
+
+    /// For a resolve whose chain is closed (an ancestor's `close()`): the
+    /// instance of the `.scoped` registration `definition`, held by
+    /// `holder`, that the nearest scope, still open, already has. An
+    /// instance an open scope holds, it still returns, as it returns its
+    /// copy of an ancestor's registration, which the lookup finds under
+    /// the key. A copy of a registration the scope made itself, or that a
+    /// plain child below it holds, is under a key of its own, which the
+    /// lookup does not find: without this, such a scope's existing
+    /// instance failed with `.closed`.
+    func openScopesInstance(of definition: AnyDefinition, holder: Container) -> InstanceBox? {
+        guard definition.kind == .scoped, let unretained = nearestScope else { return nil }
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        return unretained._withUnsafeGuaranteedRef { (scope) -> InstanceBox? in
+            guard !scope.isClosed, holder === scope || !scope.isSelfOrAncestor(holder) else { return nil }
+            let key = holder === scope ? ScopeLocalCopy.key(ofMadeHere: definition) : ScopeLocalCopy.key(ofHeldBelow: definition)
+            guard let copy = scope.lookupUnretained(key), Self.isCopy(copy, of: definition) else { return nil }
+            return copy._withUnsafeGuaranteedRef { $0.sharedBoxInSection() }
+        }
+    }
+
     /// The scope `.scoped` instances resolved through this container live in:
     /// the nearest scope from here to the root. Unretained: it is this
     /// container or one of its ancestors, which this one holds (a retained

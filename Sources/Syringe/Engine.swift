@@ -78,7 +78,7 @@ extension Container {
         // resolves here too. Along the chain: a child of a closed container
         // creates nothing.
         if isClosedOnChainNow {
-            throw closedError(definition._withUnsafeGuaranteedRef { $0 })
+            return try existingInstanceOrClosed(definition._withUnsafeGuaranteedRef { $0 }, holder: holder)
         }
         if definition._withUnsafeGuaranteedRef({ $0.kind }) == .graph {
             // Most edges of an object graph end in an instance the graph

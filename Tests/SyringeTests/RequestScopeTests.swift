@@ -495,6 +495,36 @@ struct RequestScopeTests {
         }
     }
 
+    @Test("an open scope of a closed container returns the .scoped instances it has of registrations made in it or below it, sync and async")
+    func openScopeOfAClosedContainerKeepsItsOwnScopedInstances() async throws {
+        let counter = Counter()
+        let app = Container()
+        let scope = app.makeScope()
+        let below = Container(parent: scope)
+        scope.register(type: Tracked.self, in: .scoped) { _ in Tracked(counter) }
+        scope.register(type: Tracked.self, name: "async", in: .scoped) { (_: Resolver) async throws in Tracked(counter) }
+        below.register(type: Tracked.self, name: "below", in: .scoped) { _ in Tracked(counter) }
+        let own = try scope.tryResolve(type: Tracked.self)
+        let ownAsync = try await scope.resolveAsync(type: Tracked.self, name: "async")
+        let fromBelow = try below.tryResolve(type: Tracked.self, name: "below")
+        try await app.close()
+        // README: a child of a closed container creates nothing; an
+        // instance an open child or scope already holds, it still returns.
+        #expect(try scope.tryResolve(type: Tracked.self) === own)
+        #expect(try await scope.resolveAsync(type: Tracked.self) === own)
+        #expect(try await scope.resolveAsync(type: Tracked.self, name: "async") === ownAsync)
+        #expect(try below.tryResolve(type: Tracked.self, name: "below") === fromBelow)
+        #expect(try await below.resolveAsync(type: Tracked.self, name: "below") === fromBelow)
+        // What it does not have yet, it does not create.
+        let other = app.makeScope()
+        expectResolutionError(.closed) { try other.tryResolve(type: Tracked.self, name: "missing") }
+        let fresh = Container(parent: scope).makeScope()
+        expectResolutionError(.closed) { try fresh.tryResolve(type: Tracked.self) }
+        #expect(counter.created == 3)
+        try await scope.close()
+        expectResolutionError(.closed) { try scope.tryResolve(type: Tracked.self) }
+    }
+
     @Test("Scope.scoped prints as written")
     func scopedDescription() {
         #expect(Scope.scoped.description == "scoped")
