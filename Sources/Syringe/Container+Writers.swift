@@ -62,6 +62,7 @@ extension Container {
         if let replaced = table.insert(definition.key, raw) {
             let old = Unmanaged<AnyDefinition>.fromOpaque(replaced).takeUnretainedValue()
             guard old.kind != .scopeLocal else {
+                registry.hasHiddenCopies = true
                 registry.append(consume definition)
                 return
             }

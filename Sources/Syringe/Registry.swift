@@ -10,6 +10,11 @@ struct Registry {
     /// `deinit` then retires those rather than releasing them (see
     /// `Container.retireGraphDefinitions`).
     var hasGraphDefinitions = false
+    /// Whether a scope's copy of a `.scoped` registration is listed here
+    /// that its key does not lead to: one a registration made in the scope
+    /// replaced (see `Container.insertLocked`), or one kept for an alias
+    /// (see `Container.copyUnderKey`). Only then is a copy looked for here.
+    var hasHiddenCopies = false
 
     // Both dictionaries start as `Dictionary()`, not `[:]`: the literal is a
     // call per container made (about 25 instructions each), the initialiser
