@@ -548,6 +548,27 @@ struct RequestScopeTests {
         return app
     }
 
+    @Test("a scope keeps its .scoped instance when the app registers the type again or removes it; later scopes follow the app")
+    func scopeKeepsItsInstanceAcrossTheAppsChanges() async throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(counter) }
+        let scope = app.makeScope()
+        let first = try scope.tryResolve(type: Tracked.self)
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(counter) }
+        #expect(try scope.tryResolve(type: Tracked.self) === first)
+        #expect(try scope.tryResolveAll(type: Tracked.self).map(ObjectIdentifier.init) == [ObjectIdentifier(first)])
+        let later = app.makeScope()
+        #expect(try later.tryResolve(type: Tracked.self).serial == 2)
+        app.remove(type: Tracked.self)
+        #expect(try scope.tryResolve(type: Tracked.self) === first)
+        // `resolveAll` lists registrations: the app has none now.
+        #expect(try scope.tryResolveAll(type: Tracked.self).isEmpty)
+        expectResolutionError(.notRegistered) { try app.makeScope().tryResolve(type: Tracked.self) }
+        try await scope.close()
+        try await later.close()
+    }
+
     @Test("a scope's writers leave its .scoped instances alone: releaseSharedInstances, remove and removeAll keep the one instance, and close disposes it",
           arguments: ["releaseSharedInstances", "remove", "removeAll"])
     func writersKeepScopedInstances(writer: String) async throws {
