@@ -94,20 +94,19 @@ private final class MisuseNeeds: Sendable {
         // The corrected form of `LazyInjectedOfNonSendableType` and
         // `WeakInjectedOfNonSendableType`: with `Sendable` types, an owner
         // that is `Sendable` compiles and is shared between tasks.
-        let owner = SendableOwner()
+        // A container of the test's own, not a global: the weak
+        // reference's side table lives as long as the instance.
+        let container = Container()
+        container.register { _ in MisuseNeeds(dependency: MisuseDependencyImp()) }
+        let owner = Container.$shared.withValue(container) { SendableOwner() }
         let fromTask = await Task.detached { ObjectIdentifier(owner.lazy) }.value
         #expect(fromTask == ObjectIdentifier(owner.lazy))
         #expect(owner.weak === owner.lazy)
     }
 }
 
-private let sendableOwnerContainer: Container = {
-    let container = Container()
-    container.register { _ in MisuseNeeds(dependency: MisuseDependencyImp()) }
-    return container
-}()
-
+/// Resolves from `Container.shared` as it is bound when made.
 private struct SendableOwner: Sendable {
-    @LazyInjected(from: sendableOwnerContainer) var lazy: MisuseNeeds
-    @WeakInjected(from: sendableOwnerContainer) var weak: MisuseNeeds?
+    @LazyInjected var lazy: MisuseNeeds
+    @WeakInjected var weak: MisuseNeeds?
 }
