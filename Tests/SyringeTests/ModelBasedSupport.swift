@@ -19,7 +19,11 @@ struct MBRandom {
     private var state: UInt64
 
     init(seed: UInt64) {
+        // Mixed first: with the seed only scaled, seed n + 1's stream was
+        // seed n's shifted by one draw, and neighbouring seeds ran nearly
+        // the same operations.
         state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 0xD1B5_4A32_D192_ED03
+        state = next()
     }
 
     mutating func next() -> UInt64 {
@@ -80,6 +84,25 @@ struct MBDep: CustomStringConvertible {
     }
 }
 
+/// An `onResolved` callback: logs "cbN", and throws never, on its first
+/// call only (per registration), or always.
+enum MBCallbackMode: String {
+    case fine, once, always
+}
+
+/// An `onDispose` closure: logs "dN", sync or async, throwing or not.
+struct MBDisposerSpec {
+    var isAsync: Bool
+    var fails: Bool
+}
+
+/// The instances' own `Disposable` (sync) or `AsyncDisposable` conformance:
+/// logs "conf", throwing or not.
+struct MBConformanceSpec {
+    var isAsync: Bool
+    var fails: Bool
+}
+
 struct MBRegSpec: CustomStringConvertible {
     var key: MBKey
     var kind: MBKind
@@ -88,6 +111,9 @@ struct MBRegSpec: CustomStringConvertible {
     var deps: [MBDep]
     /// `implements(type, name:)`: type 4 or 5.
     var alias: (type: Int, name: Int)?
+    var callbacks: [MBCallbackMode] = []
+    var disposers: [MBDisposerSpec] = []
+    var conformance: MBConformanceSpec?
 
     var description: String {
         var text = "\(key) .\(kind)"
@@ -95,6 +121,9 @@ struct MBRegSpec: CustomStringConvertible {
         if fails { text += " throws" }
         if !deps.isEmpty { text += " deps[\(deps.map(\.description).joined(separator: ", "))]" }
         if let alias { text += " implements \(mbTypeNames[alias.type])\(alias.name == 1 ? "[x]" : "")" }
+        if let conformance { text += " \(conformance.isAsync ? "AsyncDisposable" : "Disposable")\(conformance.fails ? "(throws)" : "")" }
+        for mode in callbacks { text += " onResolved(\(mode.rawValue))" }
+        for disposer in disposers { text += " onDispose(\(disposer.isAsync ? "async" : "sync")\(disposer.fails ? ", throws" : ""))" }
         return text
     }
 }
@@ -113,6 +142,23 @@ enum MBOp: CustomStringConvertible {
     case resolveIfRegisteredAsync(container: Int, key: MBKey)
     /// The test lets go of every instance it holds (for `.weak`).
     case drop
+    /// `withScope` on `parent`: `body`'s operations (naming the scope as
+    /// container -1) run in it, then it returns or throws; the scope is
+    /// the next container.
+    indirect case withScope(parent: Int, body: [MBOp], bodyThrows: Bool)
+
+    /// This operation with container -1 (a `withScope` body's scope) as `scope`.
+    func inScope(_ scope: Int) -> MBOp {
+        func c(_ index: Int) -> Int { index == -1 ? scope : index }
+        switch self {
+        case let .register(container, spec): return .register(container: c(container), spec: spec)
+        case let .resolve(container, key, argument, async): return .resolve(container: c(container), key: key, argument: argument, async: async)
+        case let .resolveAll(container, type, async): return .resolveAll(container: c(container), type: type, async: async)
+        case let .close(container): return .close(container: c(container))
+        case let .release(container): return .release(container: c(container))
+        default: return self
+        }
+    }
 
     var description: String {
         switch self {
@@ -129,6 +175,8 @@ enum MBOp: CustomStringConvertible {
         case let .isRegistered(c, key): "c\(c).isRegistered(\(key))"
         case let .resolveIfRegisteredAsync(c, key): "c\(c).resolveIfRegisteredAsync(\(key))"
         case .drop: "drop held instances"
+        case let .withScope(p, body, bodyThrows):
+            "c\(p).withScope { scope in \(body.map { "\($0)".replacingOccurrences(of: "c-1", with: "scope") }.joined(separator: "; "))\(bodyThrows ? "; throw" : "") }"
         }
     }
 }
@@ -186,6 +234,9 @@ enum MBExpected: CustomStringConvertible {
     case optional(MBNode?)
     case bool(Bool)
     case error(Set<MBReason>)
+    /// `close()` (`bodyFailed` nil) or `withScope`: the disposers that
+    /// threw, in order (none: no `DisposalError`), and whether the body threw.
+    case disposal([MBLogExpect], bodyFailed: Bool?)
 
     var description: String {
         switch self {
@@ -195,11 +246,22 @@ enum MBExpected: CustomStringConvertible {
         case let .optional(node): node?.description ?? "nil"
         case let .bool(value): "\(value)"
         case let .error(reasons): "error \(reasons.map { "." + $0.rawValue }.sorted().joined(separator: " or "))"
+        case let .disposal(failures, bodyFailed):
+            (failures.isEmpty ? "no DisposalError" : "DisposalError[\(failures.map(\.description).joined(separator: ", "))]")
+                + (bodyFailed.map { $0 ? ", the body's error" : ", the body's value" } ?? "")
         }
     }
 }
 
 struct MBFailure: Error, Equatable {}
+
+/// What the model expects in the log: a disposer or callback (`tag`:
+/// "conf", "d0", "d1", "cb0", "cb1") run on a model instance.
+struct MBLogExpect: Hashable, CustomStringConvertible {
+    var instance: Int
+    var tag: String
+    var description: String { "#\(instance).\(tag)" }
+}
 
 struct MBModelFailure: Error {
     var reasons: Set<MBReason>
@@ -236,6 +298,9 @@ struct MBReg {
     var deps: [MBDep]
     /// For an alias: the registration it forwards to (in the same container).
     var aliasOf: Int?
+    var callbacks: [MBCallbackMode] = []
+    var disposers: [MBDisposerSpec] = []
+    var conformance: MBConformanceSpec?
 }
 
 struct MBContainer {
@@ -262,6 +327,36 @@ struct MBGraphSlot: Hashable {
 struct MBInstance {
     var reg: Int
     var deps: [Int]
+    /// The driver's step that made it.
+    var step: Int
+}
+
+/// A callback of a registration, for counting its calls.
+struct MBCallbackSlot: Hashable {
+    var reg: Int
+    var index: Int
+}
+
+/// How a failed resolve takes back a published instance.
+enum MBTakeBack {
+    case shared(reg: Int, instance: Int)
+    case scoped(MBScopedSlot, instance: Int)
+    case weak(reg: Int, instance: Int)
+}
+
+/// One entry of an outermost resolve's queue, in creation order.
+struct MBQueued {
+    enum Kind {
+        /// The instance's `onResolved` callbacks.
+        case callbacks(instance: Int)
+        /// A singleton without callbacks whose factory queued some.
+        case undoOnly
+        /// A `.new`/`.graph` instance with disposers and no scope: the
+        /// resolve fails with `.disposerWithoutOwner` here.
+        case refusal(instance: Int)
+    }
+    var kind: Kind
+    var takeBack: MBTakeBack?
 }
 
 struct MBState {
@@ -287,6 +382,16 @@ struct MBState {
     /// Model instance id ↔ the real instance's serial.
     var realOf: [Int: Int] = [:]
     var modelOf: [Int: Int] = [:]
+    /// The driver's current step (what new instances record).
+    var step = 0
+    /// `.new`/`.graph` instances with disposers, by the scope that keeps them.
+    var tracked: [Int: [Int]] = [:]
+    /// How many times each callback has run.
+    var callbackCalls: [MBCallbackSlot: Int] = [:]
+    /// What the current operation logs, in order (callbacks, a close's disposers).
+    var opLog: [MBLogExpect] = []
+    /// Disposals on tasks of their own, not yet seen in the log.
+    var background: [MBLogExpect] = []
 
     // MARK: Queries
 
@@ -369,7 +474,7 @@ struct MBState {
     mutating func newInstance(reg: Int, deps: [Int]) -> Int {
         let id = nextInstance
         nextInstance += 1
-        instances[id] = MBInstance(reg: reg, deps: deps)
+        instances[id] = MBInstance(reg: reg, deps: deps, step: step)
         return id
     }
 
@@ -426,6 +531,8 @@ final class MBContext {
 
     var frames: [Frame] = []
     var graph: [MBGraphSlot: Int] = [:]
+    /// Callbacks, undos and refusals, for the end of the outermost resolve.
+    var queue: [MBQueued] = []
     let oracle: MBOracle
     /// Instances created by this operation so far (alive: the operation holds them).
     var created: [Int]
@@ -445,11 +552,29 @@ extension MBState {
     mutating func resolve(_ key: MBKey, argument: Int?, from container: Int, async: Bool,
                           context: MBContext) throws(MBModelFailure) -> MBNode {
         guard let (regID, holder) = lookup(key, from: container) else {
-            if chainClosed(container) { throw MBModelFailure(.closed) }
+            if chainClosed(container) {
+                if let instance = copiedInstance(key, from: container) { return .existing(id: instance) }
+                throw MBModelFailure(.closed)
+            }
             if otherSignature(key, from: container) { throw MBModelFailure(.argumentMismatch) }
             throw MBModelFailure(.notRegistered)
         }
         return try resolveFound(regID, holder: holder, argument: argument, from: container, async: async, context: context)
+    }
+
+    /// The instance of an ancestor's `.scoped` registration that the
+    /// nearest scope, open and reached before any closed container, keeps
+    /// its copy of under `key`: the lookup finds the copy there.
+    func copiedInstance(_ key: MBKey, from container: Int) -> Int? {
+        guard let scope = nearestScope(container) else { return nil }
+        var current = container
+        while true {
+            if containers[current].closed { return nil }
+            if current == scope { break }
+            current = containers[current].parent!
+        }
+        guard copiedKeys[scope]?.contains(key) == true else { return nil }
+        return scoped.first { $0.key.scope == scope && regs[$0.key.reg]!.key == key }?.value
     }
 
     mutating func resolveFound(_ regID: Int, holder: Int, argument: Int?, from container: Int, async: Bool,
@@ -481,7 +606,15 @@ extension MBState {
         if let targetID = reg.aliasOf {
             let target = regs[targetID]!
             let node = try produce(target, holder: holder, argument: argument, from: container, async: async, context: context)
-            guard Self.conforms(target.key.type, to: reg.key.type) else { throw MBModelFailure(.incompatibleAlias) }
+            guard Self.conforms(target.key.type, to: reg.key.type) else {
+                // An async alias whose target's instance is not of its type:
+                // Syringe runs the queued callbacks before it fails (seen at
+                // the outermost resolve; nested, either). Not said.
+                if async && target.isAsync && (context.frames.isEmpty || context.oracle.choose(2) == 1) {
+                    try finish(context)
+                }
+                throw MBModelFailure(.incompatibleAlias)
+            }
             return node
         }
         return try produce(reg, holder: holder, argument: argument, from: container, async: async, context: context)
@@ -491,6 +624,10 @@ extension MBState {
         var roots = held + context.created + Array(shared.values)
         for (slot, instance) in scoped where !containers[slot.scope].closed {
             roots.append(instance)
+        }
+        // A scope holds the `.new`/`.graph` instances with disposers it keeps.
+        for (_, kept) in tracked {
+            roots.append(contentsOf: kept)
         }
         return reachable(from: roots).contains(id)
     }
@@ -541,8 +678,16 @@ extension MBState {
             default:
                 break
             }
-            if onStack(reg, context: context) { throw MBModelFailure(.cycle, .registeredAsync) }
-            throw MBModelFailure(.registeredAsync)
+            var reasons: Set<MBReason> = [.registeredAsync]
+            if onStack(reg, context: context) { reasons.insert(.cycle) }
+            // Which of the two a `.weak` registration with a disposer fails with: not said.
+            if reg.kind == .weak && !reg.disposers.isEmpty { reasons.insert(.disposerWithoutOwner) }
+            throw MBModelFailure(reasons)
+        }
+        if reg.kind == .weak && !reg.disposers.isEmpty {
+            // README: a `.weak` registration with `onDispose` fails with
+            // `.disposerWithoutOwner`: nothing would ever run it.
+            throw MBModelFailure(.disposerWithoutOwner)
         }
         switch reg.kind {
         case .given:
@@ -552,13 +697,17 @@ extension MBState {
             return .existing(id: instance)
         case .shared:
             if let instance = shared[reg.id] { return .existing(id: instance) }
+            let before = context.queue.count
             let node = try construct(reg, in: holder, argument: argument, copyIn: nil, singleton: true, context: context)
             shared[reg.id] = node.id
+            queuePublished(reg, node.id, takeBack: .shared(reg: reg.id, instance: node.id), queuedBefore: before, context: context)
             return node
         case .weak:
             if let instance = liveWeak(reg, context: context) { return .existing(id: instance) }
+            let before = context.queue.count
             let node = try construct(reg, in: holder, argument: argument, copyIn: nil, singleton: true, context: context)
             weak[reg.id] = node.id
+            queuePublished(reg, node.id, takeBack: .weak(reg: reg.id, instance: node.id), queuedBefore: before, context: context)
             return node
         case .new:
             return try construct(reg, in: container, argument: argument, copyIn: nil, singleton: false, context: context)
@@ -585,10 +734,149 @@ extension MBState {
             }
             let slot = MBScopedSlot(scope: scope, reg: reg.id)
             if let instance = scoped[slot] { return .existing(id: instance) }
+            let before = context.queue.count
             let node = try construct(reg, in: scope, argument: argument, copyIn: scope, singleton: false, context: context)
             scoped[slot] = node.id
+            queuePublished(reg, node.id, takeBack: .scoped(slot, instance: node.id), queuedBefore: before, context: context)
             return node
         }
+    }
+
+    /// A synchronous registration asked for by an async factory: Syringe
+    /// hands it to its synchronous engine, whose resolve on this thread is
+    /// an outermost one of its own for callbacks: they run when it returns,
+    /// not when the async resolve around it ends (see the report: the
+    /// README says "once the outermost resolve has built the whole graph").
+    mutating func bridged(_ key: MBKey, argument: Int?, from container: Int, context: MBContext) throws(MBModelFailure) -> MBNode {
+        let outer = context.queue
+        context.queue = []
+        do {
+            let node = try resolve(key, argument: argument, from: container, async: false, context: context)
+            try finish(context)
+            context.queue = outer
+            return node
+        } catch {
+            abandon(context)
+            context.queue = outer
+            throw error
+        }
+    }
+
+    /// A published `.shared`, `.weak` or `.scoped` instance: its callbacks
+    /// are queued, and it is taken back if they do not all run; one without
+    /// callbacks is taken back all the same if what its factory built has
+    /// callbacks still to run (it holds them, configured or not).
+    mutating func queuePublished(_ reg: MBReg, _ instance: Int, takeBack: MBTakeBack, queuedBefore: Int, context: MBContext) {
+        if !reg.callbacks.isEmpty {
+            context.queue.append(MBQueued(kind: .callbacks(instance: instance), takeBack: takeBack))
+        } else if context.queue.count > queuedBefore {
+            context.queue.append(MBQueued(kind: .undoOnly, takeBack: takeBack))
+        }
+    }
+
+    /// The disposers that dispose `instance`, in order: its own
+    /// conformance, then its registration's `onDispose` closures.
+    func disposalSteps(_ instance: Int) -> [(expect: MBLogExpect, fails: Bool)] {
+        let reg = regs[instances[instance]!.reg]!
+        var steps: [(expect: MBLogExpect, fails: Bool)] = []
+        if let conformance = reg.conformance {
+            steps.append((MBLogExpect(instance: instance, tag: "conf"), conformance.fails))
+        }
+        for (index, disposer) in reg.disposers.enumerated() {
+            steps.append((MBLogExpect(instance: instance, tag: "d\(index)"), disposer.fails))
+        }
+        return steps
+    }
+
+    /// `instance` disposed on a task of its own.
+    mutating func disposeInBackground(_ instance: Int) {
+        background.append(contentsOf: disposalSteps(instance).map(\.expect))
+    }
+
+    /// The end of a successful outermost resolve: the queued callbacks, in
+    /// order; when one throws, the rest do not run and what they would have
+    /// configured is taken back.
+    mutating func finish(_ context: MBContext) throws(MBModelFailure) {
+        var index = 0
+        while index < context.queue.count {
+            switch context.queue[index].kind {
+            case let .callbacks(instance):
+                let reg = regs[instances[instance]!.reg]!
+                for (position, mode) in reg.callbacks.enumerated() {
+                    opLog.append(MBLogExpect(instance: instance, tag: "cb\(position)"))
+                    let slot = MBCallbackSlot(reg: reg.id, index: position)
+                    callbackCalls[slot, default: 0] += 1
+                    if mode == .always || (mode == .once && callbackCalls[slot] == 1) {
+                        abandon(context, from: index)
+                        throw MBModelFailure(.factoryFailed)
+                    }
+                }
+            case .undoOnly:
+                break
+            case .refusal:
+                abandon(context, from: index)
+                throw MBModelFailure(.disposerWithoutOwner)
+            }
+            index += 1
+        }
+        context.queue = []
+    }
+
+    /// A failed outermost resolve: the queue from `start` on is undone.
+    mutating func abandon(_ context: MBContext, from start: Int = 0) {
+        for entry in context.queue[start...] {
+            if case let .refusal(instance) = entry.kind {
+                disposeInBackground(instance)
+            }
+            switch entry.takeBack {
+            case let .shared(reg, instance)?:
+                if shared[reg] == instance {
+                    shared.removeValue(forKey: reg)
+                    maybeAlive.insert(instance)
+                    disposeInBackground(instance)
+                }
+            case let .scoped(slot, instance)?:
+                if scoped[slot] == instance {
+                    scoped.removeValue(forKey: slot)
+                    maybeAlive.insert(instance)
+                    disposeInBackground(instance)
+                }
+            case let .weak(reg, instance)?:
+                // Forgotten, not disposed: a `.weak` instance has no owner.
+                if weak[reg] == instance {
+                    weak.removeValue(forKey: reg)
+                    maybeAlive.insert(instance)
+                }
+            case nil:
+                break
+            }
+        }
+        context.queue = []
+    }
+
+    /// What `close()` of `container` disposes, newest first: its `.shared`
+    /// and given instances, and for a scope its `.scoped` instances and the
+    /// `.new`/`.graph` ones it keeps. Logs them; returns the failures.
+    mutating func closeDisposals(_ container: Int) -> [MBLogExpect] {
+        var owned: [Int] = []
+        for regID in containers[container].table.values {
+            let reg = regs[regID]!
+            if reg.aliasOf == nil, reg.kind == .shared || reg.kind == .given, let instance = shared[regID] {
+                owned.append(instance)
+            }
+        }
+        for (slot, instance) in scoped where slot.scope == container {
+            owned.append(instance)
+        }
+        owned.append(contentsOf: tracked.removeValue(forKey: container) ?? [])
+        var failures: [MBLogExpect] = []
+        for instance in owned.sorted(by: >) {
+            for step in disposalSteps(instance) {
+                opLog.append(step.expect)
+                if step.fails { failures.append(step.expect) }
+            }
+        }
+        return failures
     }
 
     /// Runs `reg`'s factory: its frame (cycle check), its dependencies
@@ -616,12 +904,37 @@ extension MBState {
         var deps: [MBNode] = []
         for dep in reg.deps {
             let value = dep.arg.map { $0 == -1 ? (argument ?? 7) : $0 }
-            deps.append(try resolve(dep.key, argument: value, from: container, async: reg.isAsync, context: context))
+            if reg.isAsync, let (found, _) = lookup(dep.key, from: container),
+               !regs[regs[found]!.aliasOf ?? found]!.isAsync {
+                deps.append(try bridged(dep.key, argument: value, from: container, context: context))
+            } else {
+                deps.append(try resolve(dep.key, argument: value, from: container, async: reg.isAsync, context: context))
+            }
         }
         if reg.fails { throw MBModelFailure(.factoryFailed) }
         let id = newInstance(reg: reg.id, deps: deps.map(\.id))
         context.created.append(id)
-        return .fresh(id: id, reg: reg.id, deps: deps)
+        let node = MBNode.fresh(id: id, reg: reg.id, deps: deps)
+        guard !singleton && copyIn == nil else { return node }
+        // A `.new` or `.graph` instance: README, "The rule for .new and .graph".
+        if !reg.disposers.isEmpty {
+            if let scope = nearestScope(container) {
+                tracked[scope, default: []].append(id)
+            } else if reg.isAsync {
+                // The async engine refuses it at once, and disposes it.
+                disposeInBackground(id)
+                throw MBModelFailure(.disposerWithoutOwner)
+            } else {
+                // The synchronous one when the outermost resolve finishes;
+                // it gets no callbacks.
+                context.queue.append(MBQueued(kind: .refusal(instance: id), takeBack: nil))
+                return node
+            }
+        }
+        if !reg.callbacks.isEmpty {
+            context.queue.append(MBQueued(kind: .callbacks(instance: id), takeBack: nil))
+        }
+        return node
     }
 
     // MARK: Operations
@@ -655,7 +968,8 @@ extension MBState {
             containers.append(MBContainer(parent: parent, isScope: true))
             return .none
         case let .close(c):
-            guard !containers[c].closed else { return .none }
+            guard !containers[c].closed else { return .disposal([], bodyFailed: nil) }
+            let failures = closeDisposals(c)
             containers[c].closed = true
             for regID in containers[c].table.values {
                 retire(regID)
@@ -664,14 +978,16 @@ extension MBState {
                 maybeAlive.insert(instance)
             }
             scoped = scoped.filter { $0.key.scope != c }
-            return .none
+            return .disposal(failures, bodyFailed: nil)
         case let .resolve(c, key, argument, async):
             let context = MBContext(oracle: oracle)
             do {
                 let node = try resolve(key, argument: argument, from: c, async: async, context: context)
+                try finish(context)
                 held.append(node.id)
                 return .value(node)
             } catch {
+                abandon(context)
                 maybeAlive.formUnion(context.created)
                 return .error(error.reasons)
             }
@@ -706,8 +1022,10 @@ extension MBState {
                 do {
                     nodes.append(try resolveFound(entry.reg, holder: entry.holder, argument: nil, from: c, async: async,
                                                   context: context))
+                    try finish(context)
                     created = context.created
                 } catch {
+                    abandon(context)
                     maybeAlive.formUnion(context.created)
                     return .error(error.reasons)
                 }
@@ -723,15 +1041,19 @@ extension MBState {
             let context = MBContext(oracle: oracle)
             do {
                 let node = try resolveFound(regID, holder: holder, argument: nil, from: c, async: true, context: context)
+                try finish(context)
                 held.append(node.id)
                 return .optional(node)
             } catch {
+                abandon(context)
                 maybeAlive.formUnion(context.created)
                 return .error(error.reasons)
             }
         case .drop:
             held = []
             return .none
+        case .withScope:
+            preconditionFailure("the driver runs withScope as makeScope, its body, and close")
         }
     }
 
@@ -739,7 +1061,8 @@ extension MBState {
         let id = nextReg
         nextReg += 2   // the alias, if any, is id + 1
         install(MBReg(id: id, container: container, key: spec.key, kind: spec.kind, isAsync: spec.isAsync,
-                      fails: spec.fails, deps: spec.deps, aliasOf: nil), in: container)
+                      fails: spec.fails, deps: spec.deps, aliasOf: nil, callbacks: spec.callbacks,
+                      disposers: spec.disposers, conformance: spec.conformance), in: container)
         if let alias = spec.alias {
             let key = MBKey(type: alias.type, name: alias.name, arg: spec.key.arg)
             install(MBReg(id: id + 1, container: container, key: key, kind: spec.kind, isAsync: spec.isAsync,
@@ -803,6 +1126,7 @@ extension MBState {
             if random.chance(20) {
                 spec.alias = (type: random.chance(70) ? 4 : 5, name: random.chance(30) ? 1 : 0)
             }
+            Self.addHooks(to: &spec, &random)
             if writeIsUnspecified(spec.key, in: container) {
                 return .drop
             }
@@ -843,8 +1167,59 @@ extension MBState {
                 return .close(container: scopes[random.below(scopes.count)])
             }
             return random.chance(30) ? .close(container: container) : .drop
+        case 96 ..< 99:
+            guard containers.count < 7 else { return .drop }
+            // The body: what a request does in its scope (container -1).
+            var inScope = self
+            _ = inScope.apply(.makeScope(parent: container), oracle: MBOracle(prefix: []))
+            let scope = inScope.containers.count - 1
+            var body: [MBOp] = []
+            for _ in 0 ..< 1 + random.below(4) {
+                var op = inScope.generate(&random)
+                switch op {
+                case let .register(_, spec) where random.chance(50):
+                    op = .register(container: scope, spec: spec)
+                case let .resolve(_, key, argument, async) where random.chance(80):
+                    op = .resolve(container: scope, key: key, argument: argument, async: async)
+                case .register, .resolve, .resolveAll:
+                    break
+                default:
+                    continue
+                }
+                body.append(Self.naming(op, scope: scope))
+            }
+            return .withScope(parent: container, body: body, bodyThrows: random.chance(30))
         default:
             return .drop
+        }
+    }
+
+    /// `op` with `scope` named as -1 (the body's scope).
+    static func naming(_ op: MBOp, scope: Int) -> MBOp {
+        func c(_ index: Int) -> Int { index == scope ? -1 : index }
+        switch op {
+        case let .register(container, spec): return .register(container: c(container), spec: spec)
+        case let .resolve(container, key, argument, async): return .resolve(container: c(container), key: key, argument: argument, async: async)
+        case let .resolveAll(container, type, async): return .resolveAll(container: c(container), type: type, async: async)
+        default: return op
+        }
+    }
+
+    /// Callbacks, disposers and conformances, now and then.
+    static func addHooks(to spec: inout MBRegSpec, _ random: inout MBRandom) {
+        if random.chance(20) {
+            spec.conformance = MBConformanceSpec(isAsync: random.chance(40), fails: random.chance(15))
+        }
+        if random.chance(spec.kind == .weak ? 10 : 30) {
+            for _ in 0 ..< 1 + random.below(2) {
+                spec.disposers.append(MBDisposerSpec(isAsync: random.chance(40), fails: random.chance(20)))
+            }
+        }
+        if random.chance(25) {
+            for _ in 0 ..< 1 + random.below(2) {
+                let modes: [MBCallbackMode] = [.fine, .fine, .fine, .once, .once, .always]
+                spec.callbacks.append(modes[random.below(modes.count)])
+            }
         }
     }
 }

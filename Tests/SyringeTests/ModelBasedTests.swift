@@ -10,7 +10,15 @@ import Syringe
 // resolved), or the error's reason.
 //
 // SYRINGE_MODEL_SEEDS=20000 runs more seeds (default 300, about 1 s in a debug build), SYRINGE_MODEL_SEED=n
-// one seed, SYRINGE_MODEL_LENGTH the operations per seed (default 60).
+// one seed, SYRINGE_MODEL_LENGTH the operations per seed (default 60), SYRINGE_MODEL_MAX_FAILURES the
+// failing seeds reported before it stops (default 3), SYRINGE_MODEL_VERBOSE=1 what it covered.
+//
+// Registrations carry `onResolved` callbacks (some throwing once or always), `onDispose` closures (sync
+// or async, some throwing) and `Disposable`/`AsyncDisposable` conformances; every callback and disposer
+// run goes to a log (`MBLog`: instance and tag), which each operation compares with the model: a
+// resolve's callbacks in order, a `close()`'s (or `withScope`'s) disposers newest instance first and
+// its `DisposalError`, and the disposals on tasks of their own (taken-back and refused instances) in
+// any order, waited for at the end of each sequence.
 
 // MARK: - The instances
 
@@ -20,24 +28,81 @@ class MBThing: @unchecked Sendable {
     /// The operation that created it.
     let step: Int
     let deps: [MBThing]
+    let log: MBLog
+    /// Whether its own `dispose()` (for the conforming subclasses) throws.
+    let failsDisposal: Bool
 
-    required init(serial: Int, reg: Int, step: Int, deps: [MBThing]) {
+    required init(serial: Int, reg: Int, step: Int, deps: [MBThing], log: MBLog, failsDisposal: Bool) {
         self.serial = serial
         self.reg = reg
         self.step = step
         self.deps = deps
+        self.log = log
+        self.failsDisposal = failsDisposal
+    }
+
+    /// Logs `tag` run on this instance; throws if `fails`.
+    func record(_ tag: String, fails: Bool) throws(MBDisposeError) {
+        let entry = MBLogEntry(serial: serial, reg: reg, step: step, tag: tag)
+        log.record(entry)
+        if fails { throw MBDisposeError(entry: entry) }
+    }
+
+    /// What the conforming subclasses' `dispose()` does.
+    func disposeSelf() throws(MBDisposeError) {
+        try record("conf", fails: failsDisposal)
     }
 }
 
 protocol MBP: AnyObject {}
 protocol MBQ: AnyObject {}
-final class MB0: MBThing, MBP, MBQ, @unchecked Sendable {}
-final class MB1: MBThing, MBP, MBQ, @unchecked Sendable {}
-final class MB2: MBThing, MBP, @unchecked Sendable {}
-final class MB3: MBThing, MBP, @unchecked Sendable {}
+class MB0: MBThing, MBP, MBQ, @unchecked Sendable {}
+class MB1: MBThing, MBP, MBQ, @unchecked Sendable {}
+class MB2: MBThing, MBP, @unchecked Sendable {}
+class MB3: MBThing, MBP, @unchecked Sendable {}
+// Instances that dispose themselves, registered as their base class.
+final class MB0S: MB0, Disposable, @unchecked Sendable { func dispose() throws { try disposeSelf() } }
+final class MB1S: MB1, Disposable, @unchecked Sendable { func dispose() throws { try disposeSelf() } }
+final class MB2S: MB2, Disposable, @unchecked Sendable { func dispose() throws { try disposeSelf() } }
+final class MB3S: MB3, Disposable, @unchecked Sendable { func dispose() throws { try disposeSelf() } }
+final class MB0A: MB0, AsyncDisposable, @unchecked Sendable { func dispose() async throws { await Task.yield(); try disposeSelf() } }
+final class MB1A: MB1, AsyncDisposable, @unchecked Sendable { func dispose() async throws { await Task.yield(); try disposeSelf() } }
+final class MB2A: MB2, AsyncDisposable, @unchecked Sendable { func dispose() async throws { await Task.yield(); try disposeSelf() } }
+final class MB3A: MB3, AsyncDisposable, @unchecked Sendable { func dispose() async throws { await Task.yield(); try disposeSelf() } }
+
+/// A callback or disposer run on an instance.
+struct MBLogEntry: CustomStringConvertible, Sendable {
+    var serial: Int
+    var reg: Int
+    var step: Int
+    var tag: String
+    var description: String { "s\(serial)(r\(reg)@\(step)).\(tag)" }
+}
+
+/// Every callback and disposer run, in order.
+final class MBLog: Sendable {
+    private let entries = Locked<[MBLogEntry]>([])
+    func record(_ entry: MBLogEntry) { entries.withLock { $0.append(entry) } }
+    var count: Int { entries.withLock { $0.count } }
+    func entries(from start: Int) -> [MBLogEntry] { entries.withLock { Array($0[start...]) } }
+}
+
+/// What a throwing disposer throws: which one it is.
+struct MBDisposeError: Error {
+    var entry: MBLogEntry
+}
+
+/// What a `withScope` body throws.
+struct MBBodyFailure: Error {}
+
+/// Counts a callback's calls.
+final class MBCalls: Sendable {
+    let count = Atomic(0)
+}
 
 /// Serials and the current operation, shared with the factories.
 final class MBRun: Sendable {
+    let log = MBLog()
     private let serials = Atomic(0)
     private let currentStep = Atomic(0)
 
@@ -104,15 +169,18 @@ enum MBCall {
     /// Registers `spec` as registration `id`; returns the given instance's serial, if any.
     static func register(_ spec: MBRegSpec, id: Int, in container: Container, run: MBRun) -> Int? {
         switch spec.key.type {
-        case 0: register(MB0.self, spec, id: id, in: container, run: run)
-        case 1: register(MB1.self, spec, id: id, in: container, run: run)
-        case 2: register(MB2.self, spec, id: id, in: container, run: run)
-        default: register(MB3.self, spec, id: id, in: container, run: run)
+        case 0: register(MB0.self, MB0S.self, MB0A.self, spec, id: id, in: container, run: run)
+        case 1: register(MB1.self, MB1S.self, MB1A.self, spec, id: id, in: container, run: run)
+        case 2: register(MB2.self, MB2S.self, MB2A.self, spec, id: id, in: container, run: run)
+        default: register(MB3.self, MB3S.self, MB3A.self, spec, id: id, in: container, run: run)
         }
     }
 
-    static func register<T: MBThing>(_: T.Type, _ spec: MBRegSpec, id: Int, in container: Container, run: MBRun) -> Int? {
+    static func register<T: MBThing>(_: T.Type, _ disposable: T.Type, _ asyncDisposable: T.Type, _ spec: MBRegSpec, id: Int,
+                                     in container: Container, run: MBRun) -> Int? {
         let name = name(spec.key.name)
+        let instanceType: T.Type = spec.conformance.map { $0.isAsync ? asyncDisposable : disposable } ?? T.self
+        let failsDisposal = spec.conformance?.fails ?? false
         let deps = spec.deps
         let fails = spec.fails
         let scope: Scope = switch spec.kind {
@@ -128,7 +196,7 @@ enum MBCall {
                 made.append(try dependency(r, dep, argument: argument))
             }
             if fails { throw MBFailure() }
-            return T(serial: run.nextSerial(), reg: id, step: run.step, deps: made)
+            return instanceType.init(serial: run.nextSerial(), reg: id, step: run.step, deps: made, log: run.log, failsDisposal: failsDisposal)
         }
         let makeAsync: @Sendable (Resolver, Int?) async throws -> T = { r, argument in
             var made: [MBThing] = []
@@ -136,13 +204,13 @@ enum MBCall {
                 made.append(try await dependencyAsync(r, dep, argument: argument))
             }
             if fails { throw MBFailure() }
-            return T(serial: run.nextSerial(), reg: id, step: run.step, deps: made)
+            return instanceType.init(serial: run.nextSerial(), reg: id, step: run.step, deps: made, log: run.log, failsDisposal: failsDisposal)
         }
         var serial: Int?
         let registration: Registration<T>
         switch (spec.kind, spec.key.arg, spec.isAsync) {
         case (.given, _, _):
-            let instance = T(serial: run.nextSerial(), reg: id, step: run.step, deps: [])
+            let instance = instanceType.init(serial: run.nextSerial(), reg: id, step: run.step, deps: [], log: run.log, failsDisposal: failsDisposal)
             serial = instance.serial
             registration = container.register(type: T.self, name: name, instance: instance)
         case (_, true, false):
@@ -153,6 +221,24 @@ enum MBCall {
             registration = container.register(type: T.self, name: name, in: scope) { r in try make(r, nil) }
         case (_, false, true):
             registration = container.register(type: T.self, name: name, in: scope) { (r: Resolver) async throws in try await makeAsync(r, nil) }
+        }
+        for (index, mode) in spec.callbacks.enumerated() {
+            let calls = MBCalls()
+            registration.onResolved { _, thing in
+                let count = calls.count.add(1, ordering: .relaxed).newValue
+                try thing.record("cb\(index)", fails: mode == .always || (mode == .once && count == 1))
+            }
+        }
+        for (index, disposer) in spec.disposers.enumerated() {
+            let fails = disposer.fails
+            if disposer.isAsync {
+                registration.onDispose { (thing: T) async throws in
+                    await Task.yield()
+                    try thing.record("d\(index)", fails: fails)
+                }
+            } else {
+                registration.onDispose { (thing: T) throws in try thing.record("d\(index)", fails: fails) }
+            }
         }
         if let alias = spec.alias {
             if alias.type == 4 {
@@ -236,6 +322,10 @@ enum MBActual: CustomStringConvertible {
     case optional(MBThing?)
     case bool(Bool)
     case error(MBReason, String)
+    /// `close()` or `withScope`: the failures of its `DisposalError` (none:
+    /// no `DisposalError`), whether the body's error came out (nil for a
+    /// close), and what else was wrong.
+    case disposal([MBLogEntry], bodyFailed: Bool?, problem: String?)
 
     static func describe(_ thing: MBThing) -> String {
         "s\(thing.serial)(r\(thing.reg)@\(thing.step))" + (thing.deps.isEmpty ? "" : "[\(thing.deps.map(describe).joined(separator: ", "))]")
@@ -249,6 +339,9 @@ enum MBActual: CustomStringConvertible {
         case let .optional(thing): thing.map(Self.describe) ?? "nil"
         case let .bool(value): "\(value)"
         case let .error(reason, text): "error .\(reason.rawValue): \(text)"
+        case let .disposal(failures, bodyFailed, problem):
+            (failures.isEmpty ? "no DisposalError" : "DisposalError[\(failures.map(\.description).joined(separator: ", "))]")
+                + (bodyFailed.map { $0 ? ", the body's error" : ", the body's value" } ?? "") + (problem.map { " (\($0))" } ?? "")
         }
     }
 }
@@ -271,6 +364,12 @@ struct MBMismatch: Error, CustomStringConvertible {
 
 struct MBStatistics {
     var operations = 0
+    /// Callbacks and disposers run, those disposed on tasks of their own,
+    /// and `DisposalError`s thrown by `close()` or `withScope`.
+    var logged = 0
+    var background = 0
+    var disposalErrors = 0
+    var withScopes = 0
     var branchLimited = 0
     var errors: [MBReason: Int] = [:]
 }
@@ -284,6 +383,11 @@ final class MBDriver {
     /// More combinations of choices than this in one operation: the rest of the sequence is not checked.
     static let branchLimit = 64
 
+    /// The driver's step counter: each operation, and each of a `withScope` body's.
+    var stepCount = 0
+    /// The log entries seen so far.
+    var logSeen = 0
+
     /// Runs `ops` (or, with `generate`, as many generated from `random`),
     /// checking each against the model. Returns the operations run.
     func execute(_ given: [MBOp], generate: Int = 0, random: inout MBRandom) async throws(MBMismatch) -> [MBOp] {
@@ -292,58 +396,213 @@ final class MBDriver {
         for index in 0 ..< count {
             let op = generate > 0 ? model.generate(&random) : given[index]
             ops.append(op)
-            statistics.operations += 1
-            run.setStep(index + 1)
-            if case let .register(c, spec) = op, spec.kind == .given {
-                let id = model.nextReg
-                let serial = MBCall.register(spec, id: id, in: containers[c], run: run)!
-                model.registerGiven(spec, in: c, serial: serial)
+            if try await !step(op, index: index, ops: ops) {
+                return ops
+            }
+        }
+        try await settle(index: count - 1, ops: ops)
+        return ops
+    }
+
+    /// Waits (a few seconds at most) for the disposals the model expects on
+    /// tasks of their own, checking what arrives.
+    func settle(index: Int, ops: [MBOp]) async throws(MBMismatch) {
+        model.opLog = []
+        for _ in 0 ..< 3_000 where !model.background.isEmpty {
+            if run.log.count == logSeen {
+                try? await Task.sleep(for: .milliseconds(1))
                 continue
             }
-            // Every combination of the model's choices.
-            var branches: [(MBExpected, MBState)] = []
-            var pending: [[Int]] = [[]]
-            while let prefix = pending.popLast() {
-                var state = model
-                let oracle = MBOracle(prefix: prefix)
-                let expected = state.apply(op, oracle: oracle)
-                branches.append((expected, state))
-                for position in prefix.count ..< oracle.taken.count {
-                    for alternative in 1 ..< oracle.arities[position] {
-                        pending.append(Array(oracle.taken[..<position]) + [alternative])
-                    }
+            let entries = run.log.entries(from: logSeen)
+            logSeen += entries.count
+            if let problem = Self.checkLog(entries, state: &model) {
+                throw MBMismatch(index: index, ops: ops, detail: "after the last operation: \(problem)")
+            }
+        }
+        if !model.background.isEmpty {
+            throw MBMismatch(index: index, ops: ops,
+                             detail: "never disposed on a task of its own: \(model.background.map(\.description).joined(separator: ", "))")
+        }
+    }
+
+    /// Runs one operation and checks it; false when the model has too many
+    /// branches to go on.
+    func step(_ op: MBOp, index: Int, ops: [MBOp]) async throws(MBMismatch) -> Bool {
+        statistics.operations += 1
+        stepCount += 1
+        let stepNumber = stepCount
+        run.setStep(stepNumber)
+        model.step = stepNumber
+        model.opLog = []
+        if case let .register(c, spec) = op, spec.kind == .given {
+            let id = model.nextReg
+            let serial = MBCall.register(spec, id: id, in: containers[c], run: run)!
+            model.registerGiven(spec, in: c, serial: serial)
+            return true
+        }
+        if case let .withScope(parent, body, bodyThrows) = op {
+            return try await withScope(parent: parent, body: body, bodyThrows: bodyThrows, index: index, ops: ops, stepNumber: stepNumber)
+        }
+        // Every combination of the model's choices.
+        guard let branches = branches(of: op) else { return false }
+        let actual = await perform(op, id: model.nextReg)
+        try check(actual, against: branches, stepNumber: stepNumber, index: index, ops: ops)
+        if case .drop = op {
+            held = []
+        }
+        return true
+    }
+
+    /// The model's predictions for `op`, one per combination of choices;
+    /// nil past the branch limit.
+    func branches(of op: MBOp) -> [(MBExpected, MBState)]? {
+        var branches: [(MBExpected, MBState)] = []
+        var pending: [[Int]] = [[]]
+        while let prefix = pending.popLast() {
+            var state = model
+            let oracle = MBOracle(prefix: prefix)
+            let expected = state.apply(op, oracle: oracle)
+            branches.append((expected, state))
+            for position in prefix.count ..< oracle.taken.count {
+                for alternative in 1 ..< oracle.arities[position] {
+                    pending.append(Array(oracle.taken[..<position]) + [alternative])
                 }
-                if branches.count > Self.branchLimit { break }
             }
             if branches.count > Self.branchLimit {
                 statistics.branchLimited += 1
-                return ops
-            }
-            let actual = await perform(op, id: model.nextReg)
-            if case let .error(reason, _) = actual {
-                statistics.errors[reason, default: 0] += 1
-            }
-            var matched = false
-            var reasons: [String] = []
-            for (expected, state) in branches {
-                var candidate = state
-                if let problem = Self.compare(actual, expected, state: &candidate, step: index + 1) {
-                    reasons.append("  expected \(expected)\n    (\(problem))")
-                } else {
-                    model = candidate
-                    matched = true
-                    break
-                }
-            }
-            if !matched {
-                throw MBMismatch(index: index, ops: ops,
-                                 detail: "got \(actual)\n" + reasons.joined(separator: "\n"))
-            }
-            if case .drop = op {
-                held = []
+                return nil
             }
         }
-        return ops
+        return branches
+    }
+
+    /// Compares `actual`, and what the log gained, with each branch; the
+    /// first that agrees becomes the model.
+    func check(_ actual: MBActual, against branches: [(MBExpected, MBState)], stepNumber: Int, index: Int, ops: [MBOp]) throws(MBMismatch) {
+        if case let .error(reason, _) = actual {
+            statistics.errors[reason, default: 0] += 1
+        }
+        if case let .disposal(failures, _, _) = actual, !failures.isEmpty {
+            statistics.disposalErrors += 1
+        }
+        let entries = run.log.entries(from: logSeen)
+        logSeen += entries.count
+        statistics.logged += entries.count
+        let backgroundBefore = model.background.count
+        var reasons: [String] = []
+        for (expected, state) in branches {
+            var candidate = state
+            if let problem = Self.compare(actual, expected, state: &candidate, step: stepNumber) {
+                reasons.append("  expected \(expected)\n    (\(problem))")
+            } else if let problem = Self.checkLog(entries, state: &candidate) {
+                reasons.append("  expected \(expected), logging [\(state.opLog.map(\.description).joined(separator: ", "))]\n    (\(problem))")
+            } else {
+                statistics.background += max(0, candidate.background.count - backgroundBefore)
+                model = candidate
+                return
+            }
+        }
+        throw MBMismatch(index: index, ops: ops,
+                         detail: "got \(actual), logged [\(entries.map(\.description).joined(separator: ", "))]\n" + reasons.joined(separator: "\n"))
+    }
+
+    /// `withScope`: the model makes a scope, runs the body's operations in
+    /// it (each checked as any other), and closes it.
+    func withScope(parent: Int, body: [MBOp], bodyThrows: Bool, index: Int, ops: [MBOp], stepNumber: Int) async throws(MBMismatch) -> Bool {
+        statistics.withScopes += 1
+        _ = model.apply(.makeScope(parent: parent), oracle: MBOracle(prefix: []))
+        let scope = model.containers.count - 1
+        var inner: MBMismatch?
+        var cutShort = false
+        var actual: MBActual
+        do {
+            try await containers[parent].withScope { made in
+                self.containers.append(made)
+                for sub in body {
+                    do throws(MBMismatch) {
+                        if try await !self.step(sub.inScope(scope), index: index, ops: ops) {
+                            cutShort = true
+                            return
+                        }
+                    } catch {
+                        inner = error
+                        throw error
+                    }
+                }
+                if bodyThrows { throw MBBodyFailure() }
+            }
+            actual = .disposal([], bodyFailed: false, problem: nil)
+        } catch let error as DisposalError {
+            actual = Self.disposal(error, bodyFailed: error.bodyError.map { $0 is MBBodyFailure } ?? false)
+        } catch is MBBodyFailure {
+            actual = .disposal([], bodyFailed: true, problem: nil)
+        } catch {
+            if let inner { throw inner }
+            actual = .disposal([], bodyFailed: nil, problem: "withScope threw \(error)")
+        }
+        if let inner { throw inner }
+        if cutShort { return false }
+        stepCount += 1
+        run.setStep(stepCount)
+        model.step = stepCount
+        model.opLog = []
+        guard let branches = branches(of: .close(container: scope)) else { return false }
+        let expected = branches.map { expected, state -> (MBExpected, MBState) in
+            guard case let .disposal(failures, _) = expected else { return (expected, state) }
+            return (.disposal(failures, bodyFailed: bodyThrows), state)
+        }
+        try check(actual, against: expected, stepNumber: stepCount, index: index, ops: ops)
+        return true
+    }
+
+    /// A `DisposalError` as the driver compares it.
+    static func disposal(_ error: DisposalError, bodyFailed: Bool?) -> MBActual {
+        var problem: String?
+        var entries: [MBLogEntry] = []
+        for failure in error.failures {
+            guard let thrown = failure.error as? MBDisposeError else {
+                problem = "a failure is \(failure.error)"
+                continue
+            }
+            entries.append(thrown.entry)
+        }
+        return .disposal(entries, bodyFailed: bodyFailed, problem: problem)
+    }
+
+    /// Whether the log's new entries are what `state` expects: the
+    /// operation's own (`opLog`) in order, and disposals on tasks of their
+    /// own (`background`) in any order, each at most once.
+    static func checkLog(_ entries: [MBLogEntry], state: inout MBState) -> String? {
+        var next = 0
+        for entry in entries {
+            if next < state.opLog.count, matches(entry, state.opLog[next], state: &state) {
+                next += 1
+                continue
+            }
+            if let found = state.background.firstIndex(where: { matches(entry, $0, state: &state) }) {
+                state.background.remove(at: found)
+                continue
+            }
+            return "\(entry) was not expected" + (next < state.opLog.count ? " (next: \(state.opLog[next]))" : "")
+        }
+        if next < state.opLog.count {
+            return "missing from the log: \(state.opLog[next...].map(\.description).joined(separator: ", "))"
+        }
+        return nil
+    }
+
+    /// Whether `entry` is `expected`; learns the instance's serial if the
+    /// model did not know it (an instance of a failed resolve).
+    static func matches(_ entry: MBLogEntry, _ expected: MBLogExpect, state: inout MBState) -> Bool {
+        guard entry.tag == expected.tag else { return false }
+        if let serial = state.realOf[expected.instance] {
+            return serial == entry.serial
+        }
+        let instance = state.instances[expected.instance]!
+        guard state.modelOf[entry.serial] == nil, instance.reg == entry.reg, instance.step == entry.step else { return false }
+        state.modelOf[entry.serial] = expected.instance
+        state.realOf[expected.instance] = entry.serial
+        return true
     }
 
     func perform(_ op: MBOp, id: Int) async -> MBActual {
@@ -370,7 +629,12 @@ final class MBDriver {
             case let .makeScope(parent):
                 containers.append(containers[parent].makeScope())
             case let .close(c):
-                try? await containers[c].close()
+                do {
+                    try await containers[c].close()
+                    return .disposal([], bodyFailed: nil, problem: nil)
+                } catch {
+                    return Self.disposal(error, bodyFailed: nil)
+                }
             case let .resolve(c, key, argument, async):
                 let thing = try await MBCall.resolve(containers[c], key, argument: argument, async: async)
                 held.append(thing)
@@ -387,6 +651,8 @@ final class MBDriver {
                 return .optional(thing)
             case .drop:
                 break
+            case .withScope:
+                preconditionFailure("see withScope(parent:body:bodyThrows:index:ops:stepNumber:)")
             }
             return .none
         } catch {
@@ -424,6 +690,14 @@ final class MBDriver {
             return nil
         case let (.error(reason, _), .error(reasons)):
             return reasons.contains(reason) ? nil : "another reason"
+        case let (.disposal(failures, bodyFailed, problem), .disposal(expected, expectedBody)):
+            if let problem { return problem }
+            guard bodyFailed == expectedBody else { return "the body's outcome" }
+            guard failures.count == expected.count else { return "\(failures.count) failures, not \(expected.count)" }
+            for (failure, expect) in zip(failures, expected) where !matches(failure, expect, state: &state) {
+                return "failure \(failure), expected \(expect)"
+            }
+            return nil
         default:
             return "another kind of result"
         }
@@ -530,10 +804,20 @@ struct ModelBasedTests {
                  let .resolve(c, _, _, _), let .resolveAll(c, _, _), let .isRegistered(c, _),
                  let .resolveIfRegisteredAsync(c, _), let .makeChild(c), let .makeScope(c): c
             case .drop: nil
+            case let .withScope(c, _, _): c
             }
             if (named ?? 0) >= made { return false }
+            if case let .withScope(_, body, _) = op {
+                for sub in body {
+                    let subNamed: Int? = switch sub {
+                    case let .register(c, _), let .resolve(c, _, _, _), let .resolveAll(c, _, _): c
+                    default: nil
+                    }
+                    if (subNamed ?? 0) >= made { return false }
+                }
+            }
             switch op {
-            case .makeChild, .makeScope: made += 1
+            case .makeChild, .makeScope, .withScope: made += 1
             default: break
             }
         }
@@ -553,15 +837,19 @@ struct ModelBasedTests {
             let (mismatch, statistics) = await Self.check(seed: seed)
             total.operations += statistics.operations
             total.branchLimited += statistics.branchLimited
+            total.logged += statistics.logged
+            total.background += statistics.background
+            total.disposalErrors += statistics.disposalErrors
+            total.withScopes += statistics.withScopes
             total.errors.merge(statistics.errors, uniquingKeysWith: +)
             if let mismatch {
                 failures += 1
                 Issue.record("seed \(seed) (SYRINGE_MODEL_SEED=\(seed)): Syringe and the model disagree\n\(mismatch)")
-                if failures >= 3 { break }
+                if failures >= (Int(Self.environment["SYRINGE_MODEL_MAX_FAILURES"] ?? "") ?? 3) { break }
             }
         }
         if Self.environment["SYRINGE_MODEL_VERBOSE"] != nil {
-            print("model-based: \(seeds.count) seeds, \(total.operations) operations, \(total.branchLimited) cut short, errors \(total.errors.map { "\($0.key.rawValue): \($0.value)" }.sorted())")
+            print("model-based: \(seeds.count) seeds, \(total.operations) operations, \(total.branchLimited) cut short, \(total.logged) callbacks and disposers logged, \(total.background) disposals expected on tasks of their own, \(total.disposalErrors) DisposalErrors, \(total.withScopes) withScope, errors \(total.errors.map { "\($0.key.rawValue): \($0.value)" }.sorted())")
         }
     }
 }
