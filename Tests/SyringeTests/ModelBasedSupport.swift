@@ -675,6 +675,12 @@ extension MBState {
                 if let instance = liveWeak(reg, context: context), context.oracle.choose(2) == 0 {
                     return .existing(id: instance)
                 }
+            case .graph:
+                // The async graph's instance, asked for by a synchronous
+                // factory inside it: not said either.
+                if let instance = context.graph[MBGraphSlot(container: container, reg: reg.id)], context.oracle.choose(2) == 0 {
+                    return .existing(id: instance)
+                }
             default:
                 break
             }
