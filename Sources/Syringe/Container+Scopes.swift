@@ -293,9 +293,16 @@ extension Container {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
         return unretained._withUnsafeGuaranteedRef { (scope) -> InstanceBox? in
-            guard !scope.isClosed, holder === scope || !scope.isSelfOrAncestor(holder) else { return nil }
-            let key = holder === scope ? ScopeLocalCopy.key(ofMadeHere: definition) : ScopeLocalCopy.key(ofHeldBelow: definition)
-            guard let copy = scope.lookupUnretained(key), Self.isCopy(copy, of: definition) else { return nil }
+            guard !scope.isClosed else { return nil }
+            // Where `scopeLocal(of:heldBy:)` put the copy: under a key of
+            // its own, or the registration's (a registration of an ancestor,
+            // found this way by `resolveAll`, which asks each registration
+            // rather than looking its key up).
+            let key = holder === scope ? ScopeLocalCopy.key(ofMadeHere: definition)
+                : !scope.isSelfOrAncestor(holder) ? ScopeLocalCopy.key(ofHeldBelow: definition)
+                : definition.key
+            guard let copy = scope.lookupUnretained(key), copy._withUnsafeGuaranteedRef({ $0.kind == .scopeLocal }),
+                  Self.isCopy(copy, of: definition) else { return nil }
             return copy._withUnsafeGuaranteedRef { $0.sharedBoxInSection() }
         }
     }
@@ -431,12 +438,17 @@ extension Container {
     }
 
     /// Whether a container between this one (excluded) and `holder`
-    /// (excluded) holds `key`. Nothing to walk for a scope made from the
+    /// (excluded) registers `key`. An outer scope's copy under it is no
+    /// registration: a lookup from this scope passes over it (see
+    /// `walkAncestors`). Nothing to walk for a scope made from the
     /// container that holds the registration. Lock-free reads.
     private func isKeyHeld(_ key: DefinitionKey, below holder: Container) -> Bool {
         var current = parent.map { Unmanaged.passUnretained($0) }
         while let container = current, container.toOpaque() != Unmanaged.passUnretained(holder).toOpaque() {
-            let (held, next) = container._withUnsafeGuaranteedRef { ($0.lookupUnretained(key) != nil, $0.parent.map { Unmanaged.passUnretained($0) }) }
+            let (held, next) = container._withUnsafeGuaranteedRef { container in
+                (container.lookupUnretained(key).map { found in found._withUnsafeGuaranteedRef { $0.kind != .scopeLocal } } ?? false,
+                 container.parent.map { Unmanaged.passUnretained($0) })
+            }
             if held {
                 return true
             }

@@ -525,6 +525,42 @@ struct RequestScopeTests {
         expectResolutionError(.closed) { try scope.tryResolve(type: Tracked.self) }
     }
 
+    @Test("a scope made from a scope keeps its own .scoped instance, found first, when the outer scope that has one too closes")
+    func innerScopeKeepsItsInstanceWhenTheOuterCloses() async throws {
+        let counter = Counter()
+        let app = Container()
+        app.register(type: Tracked.self, in: .scoped) { _ in Tracked(counter) }
+        let outer = app.makeScope()
+        let inner = outer.makeScope()
+        let outers = try outer.tryResolve(type: Tracked.self)
+        let inners = try inner.tryResolve(type: Tracked.self)
+        #expect(inners !== outers)
+        // The inner scope's copy is under the key in its own table, as in
+        // any scope: the outer scope's copy is no registration between.
+        #expect(inner.isRegistered(type: Tracked.self))
+        try await outer.close()
+        #expect(try inner.tryResolve(type: Tracked.self) === inners)
+        #expect(try await inner.resolveAsync(type: Tracked.self) === inners)
+        #expect(counter.created == 2)
+        try await inner.close()
+    }
+
+    @Test("resolveAll from an open scope whose parent scope closed returns the instance the scope has of the parent's .scoped registration")
+    func resolveAllKeepsTheScopesInstanceWhenItsParentCloses() async throws {
+        let counter = Counter()
+        let app = Container()
+        let outer = app.makeScope()
+        let inner = outer.makeScope()
+        outer.register(type: Tracked.self, in: .scoped) { _ in Tracked(counter) }
+        let inners = try inner.tryResolve(type: Tracked.self)
+        try await outer.close()
+        #expect(try inner.tryResolve(type: Tracked.self) === inners)
+        #expect(try inner.tryResolveAll(type: Tracked.self).map(ObjectIdentifier.init) == [ObjectIdentifier(inners)])
+        #expect(try await inner.resolveAllAsync(type: Tracked.self).map(ObjectIdentifier.init) == [ObjectIdentifier(inners)])
+        #expect(counter.created == 1)
+        try await inner.close()
+    }
+
     @Test("Scope.scoped prints as written")
     func scopedDescription() {
         #expect(Scope.scoped.description == "scoped")
