@@ -14,29 +14,14 @@ import Syringe
 
 // MARK: - Random numbers
 
-/// SplitMix64: tiny, seedable, good enough to pick operations.
-struct MBRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        // Mixed first: with the seed only scaled, seed n + 1's stream was
-        // seed n's shifted by one draw, and neighbouring seeds ran nearly
-        // the same operations.
-        state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 0xD1B5_4A32_D192_ED03
-        state = next()
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// 0 ..< bound.
-    mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(bound))
+extension SplitMix64 {
+    /// The stream of the model's `seed`. Mixed first: with the seed only
+    /// offset, seed n + 1's stream was seed n's shifted by one draw, and
+    /// neighbouring seeds ran nearly the same operations.
+    static func model(seed: UInt64) -> SplitMix64 {
+        let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var mixer = SplitMix64(seed: seed &* increment &+ 0xD1B5_4A32_D192_ED03 &- increment)
+        return SplitMix64(seed: mixer.next() &- increment)
     }
 
     /// True with probability `percent` %.
@@ -1098,7 +1083,7 @@ extension MBState {
 extension MBState {
     /// The next operation, drawn from `random` and shaped by the state so
     /// that it stays within what the README specifies.
-    func generate(_ random: inout MBRandom) -> MBOp {
+    func generate(_ random: inout SplitMix64) -> MBOp {
         let container = random.below(containers.count)
         func key() -> MBKey {
             MBKey(type: random.below(4), name: random.chance(20) ? 1 : 0, arg: random.chance(20))
@@ -1212,7 +1197,7 @@ extension MBState {
     }
 
     /// Callbacks, disposers and conformances, now and then.
-    static func addHooks(to spec: inout MBRegSpec, _ random: inout MBRandom) {
+    static func addHooks(to spec: inout MBRegSpec, _ random: inout SplitMix64) {
         if random.chance(20) {
             spec.conformance = MBConformanceSpec(isAsync: random.chance(40), fails: random.chance(15))
         }

@@ -390,7 +390,7 @@ final class MBDriver {
 
     /// Runs `ops` (or, with `generate`, as many generated from `random`),
     /// checking each against the model. Returns the operations run.
-    func execute(_ given: [MBOp], generate: Int = 0, random: inout MBRandom) async throws(MBMismatch) -> [MBOp] {
+    func execute(_ given: [MBOp], generate: Int = 0, random: inout SplitMix64) async throws(MBMismatch) -> [MBOp] {
         var ops: [MBOp] = []
         let count = generate > 0 ? generate : given.count
         for index in 0 ..< count {
@@ -749,7 +749,7 @@ struct ModelBasedTests {
 
     /// Runs `seed`; on a mismatch, the shortest failing prefix.
     static func check(seed: UInt64) async -> (MBMismatch?, MBStatistics) {
-        var random = MBRandom(seed: seed)
+        var random = SplitMix64.model(seed: seed)
         let driver = MBDriver()
         do {
             _ = try await driver.execute([], generate: length, random: &random)
@@ -760,7 +760,7 @@ struct ModelBasedTests {
     }
 
     static func fails(_ ops: [MBOp]) async -> MBMismatch? {
-        var random = MBRandom(seed: 0)
+        var random = SplitMix64.model(seed: 0)
         do {
             _ = try await MBDriver().execute(ops, random: &random)
             return nil
