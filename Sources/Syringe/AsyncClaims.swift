@@ -1,3 +1,4 @@
+import CSyringeTable
 import Synchronization
 
 /// Who is creating which instance in an async resolve, so that an async
@@ -332,13 +333,10 @@ enum AsyncClaims {
 
     /// The running task's identity, compared and never dereferenced: a claim
     /// is released before its task ends.
+    /// Through `syr_current_task` rather than `withUnsafeCurrentTask`, which
+    /// retained and released the task around its closure (see
+    /// `include/syringe_task.h`).
     static func currentTask() -> UnsafeRawPointer? {
-        withUnsafeCurrentTask { task in
-            // The optional as a whole, a task reference or null: unwrapping
-            // it (`task.map`, `guard let`) copied it through an outlined
-            // copy the optimiser shares with another type, about 140
-            // instructions for every async creation.
-            unsafeBitCast(task, to: UnsafeRawPointer?.self)
-        }
+        syr_current_task()
     }
 }
