@@ -15,7 +15,11 @@ extension Container {
     /// be a cycle. The factory runs only inside a resolve that found the
     /// alias from `holder` or a descendant of it, which the resolve holds,
     /// and a container holds its ancestors: `holder` outlives every call.
-    static func forwarding<T, U>(to target: Definition<T>, in holder: Container, as alias: U.Type, name: String?) -> Definition<U>.Factory {
+    ///
+    /// `convert` is the caller's `{ $0 as? U }`, specialised where
+    /// `implements` was called (see there).
+    static func forwarding<T, U>(to target: Definition<T>, in holder: Container, as alias: U.Type, name: String?,
+                                 converting convert: @escaping AliasConversion<T, U>) -> Definition<U>.Factory {
         let holder = Unmanaged.passUnretained(holder)
         return { resolver, arguments in
             let context = ResolutionContext.current
@@ -25,15 +29,17 @@ extension Container {
             } catch {
                 throw error.throughAlias(step(of: U.self, name: name, forwardingTo: target), below: context.pathText)
             }
-            // `as?` because `implements` cannot constrain `T` to be a `U`:
-            // Swift has no "T conforms to the protocol U" constraint.
-            guard let converted = instance as? U else {
+            // A conversion that may fail because `implements` cannot
+            // constrain `T` to be a `U`: Swift has no "T conforms to the
+            // protocol U" constraint.
+            do throws(AliasMismatch) {
+                return try convert(instance)
+            } catch {
                 let step = step(of: U.self, name: name, forwardingTo: target)
                 throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),
                                       type: U.self, name: name, argumentTypes: target.argumentTypes,
                                       path: context.pathText(appending: step))
             }
-            return converted
         }
     }
 
@@ -47,7 +53,8 @@ extension Container {
     /// `forwarding(to:in:as:name:)`, with the same containers. On its
     /// resolver's executor, as the engine is: the target's factory decides
     /// where it runs itself.
-    static func forwardingAsync<T, U>(to target: Definition<T>, in holder: Container, as alias: U.Type, name: String?) -> Definition<U>.AsyncFactory.WithArgumentsOnCallersExecutor {
+    static func forwardingAsync<T, U>(to target: Definition<T>, in holder: Container, as alias: U.Type, name: String?,
+                                      converting convert: @escaping AliasConversion<T, U>) -> Definition<U>.AsyncFactory.WithArgumentsOnCallersExecutor {
         // Unretained for the reason `forwarding` gives.
         let holder = Unmanaged.passUnretained(holder)
         return { resolver, arguments in
@@ -59,13 +66,31 @@ extension Container {
             } catch {
                 throw error.throughAlias(step(of: U.self, name: name, forwardingTo: target), below: resolver.frame?.pathText ?? [])
             }
-            guard let converted = instance as? U else {
+            do throws(AliasMismatch) {
+                return try convert(instance)
+            } catch {
                 let step = step(of: U.self, name: name, forwardingTo: target)
                 throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),
                                       type: U.self, name: name, argumentTypes: target.argumentTypes,
                                       path: (resolver.frame?.pathText ?? []) + [step])
             }
-            return converted
         }
     }
+}
+
+/// An alias's conversion of its target's instance (`Registration.implements`),
+/// written where `implements` is called, so that it is specialised there.
+/// It throws rather than returning an optional: the generic forwarding
+/// factory would otherwise look up `Optional<U>`'s metadata on every
+/// resolve of the alias (about 320 instructions).
+@usableFromInline
+typealias AliasConversion<T, U> = @Sendable (T) throws(AliasMismatch) -> U
+
+/// What an alias's conversion throws when the instance is not of the
+/// alias's type; the forwarding factory reports it as
+/// `ResolutionError.Reason.incompatibleAlias`.
+@usableFromInline
+struct AliasMismatch: Error {
+    @inlinable
+    init() {}
 }

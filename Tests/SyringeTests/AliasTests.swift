@@ -247,6 +247,33 @@ struct AliasTests {
         expectResolutionError(.incompatibleAlias(instanceType: "Store")) { try c.tryResolve(type: Unrelated.self) }
     }
 
+    fileprivate class Shape {}
+    fileprivate final class ReadableShape: Shape, Reader {
+        func read() -> Int { 4 }
+    }
+
+    /// The conversion is compiled where `implements` is called, for the
+    /// registration's static type (`Shape`); what decides is the instance's
+    /// dynamic type, on every resolve, as a cast in the library did.
+    @Test("an alias converts by the instance's dynamic type: a subclass that conforms resolves, one that does not throws incompatibleAlias, sync and async")
+    func aliasFollowsTheDynamicType() async throws {
+        let c = Container()
+        let readable = Atomic(true)
+        c.register(type: Shape.self, in: .new) { _ in readable.load(ordering: .relaxed) ? ReadableShape() : Shape() }
+            .implements(Reader.self)
+        c.register(type: Shape.self, name: "async", in: .new) { (_: Resolver) async in readable.load(ordering: .relaxed) ? ReadableShape() : Shape() }
+            .implements(Reader.self, name: "async")
+        #expect(try c.tryResolve(type: Reader.self).read() == 4)
+        #expect(try await c.resolveAsync(type: Reader.self, name: "async").read() == 4)
+        readable.store(false, ordering: .relaxed)
+        expectResolutionError(.incompatibleAlias(instanceType: "Shape")) { try c.tryResolve(type: Reader.self) }
+        await expectAsyncResolutionError(.incompatibleAlias(instanceType: "Shape")) {
+            try await c.resolveAsync(type: Reader.self, name: "async")
+        }
+        readable.store(true, ordering: .relaxed)
+        #expect(try c.tryResolve(type: Reader.self).read() == 4)
+    }
+
     @Test("an incompatible alias deep in a graph fails the top-level resolve")
     func incompatibleAliasNested() throws {
         struct Holder {}
