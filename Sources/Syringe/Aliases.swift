@@ -24,6 +24,9 @@ extension Container {
         return { resolver, arguments in
             let context = ResolutionContext.current
             let instance: T
+            let wasForwarding = context.forwardingAlias
+            context.forwardingAlias = true
+            defer { context.forwardingAlias = wasForwarding }
             do throws(ResolutionError) {
                 instance = try resolver.container.produceNested(target, holder: holder.takeUnretainedValue(), arguments: arguments, context: context)
             } catch {

@@ -342,7 +342,7 @@ extension Container {
                 return try createShared(definition, holder: scope, arguments: arguments, context: context)
             }
             // Inside this resolve's read-side section: see `scopeLocal`.
-            return try guaranteed(scope.scopeLocal(of: definition, heldBy: holder)) { (local) throws(ResolutionError) -> T in
+            return try guaranteed(scope.scopeLocal(of: definition, heldBy: holder, forAlias: context.forwardingAlias)) { (local) throws(ResolutionError) -> T in
                 try scope.produceNested(unsafeDowncast(local, to: Definition<T>.self), holder: scope, arguments: arguments, context: context)
             }
         }
@@ -369,7 +369,10 @@ extension Container {
     /// inside one (`scopeLocalInSection`). Returned retained, each copy
     /// cost a request's resolve a retain and a release more, and a new
     /// copy another pair, its maker's reference and the registry's.
-    func scopeLocal(of definition: AnyDefinition, heldBy holder: Container) -> Unmanaged<AnyDefinition> {
+    ///
+    /// `forAlias`: asked by an alias's resolve (`implements`), which looks
+    /// for an existing copy without the lock first.
+    func scopeLocal(of definition: AnyDefinition, heldBy holder: Container, forAlias: Bool = false) -> Unmanaged<AnyDefinition> {
         let key = definition.key
         if holder === self || !isSelfOrAncestor(holder) {
             let madeHere = holder === self
@@ -396,6 +399,19 @@ extension Container {
                 // which disposes its instance when it closes (see `insertLocked`).
                 return installLocked(definition.scopeLocalCopy(key: ownKey))
             }
+        }
+        // Lock-free, for an alias: the copy of `definition` this scope has
+        // under the key, installed by an earlier resolve, is what the
+        // locked paths below return too. A resolve of the type finds that
+        // copy in the scope's table before it gets here, and comes here
+        // only for the scope's first resolve of it, when the scope has no
+        // copy (a request's, SC1: the lookup would be one more per
+        // request); an alias of the type (`implements`) forwards to
+        // `definition` itself, comes here on every resolve, and took the
+        // writer lock each time.
+        if forAlias, let existing = lookupUnretained(key),
+           existing._withUnsafeGuaranteedRef({ $0.kind == .scopeLocal }), Self.isCopy(existing, of: definition) {
+            return existing
         }
         return writerLock.withLock {
             let existing = lookupUnretained(key)

@@ -207,6 +207,15 @@ final class ResolutionContext {
     @exclusivity(unchecked)
     var asyncParent: AsyncFrame?
 
+    /// True while an alias (`implements`) produces its target's instance
+    /// (`Container.forwarding`): a `.scoped` target's copy in the scope is
+    /// then looked for without the scope's lock first (see
+    /// `Container.scopeLocal(of:heldBy:forAlias:)`). Stays set for what
+    /// the target's factory resolves, if it runs, which only makes their
+    /// first resolve in a scope look once more.
+    @exclusivity(unchecked)
+    var forwardingAlias = false
+
     /// True while the `onResolved` callbacks of `asyncParent`'s instance
     /// run (`AsyncResolution.finish`): its resolve has built every frame on
     /// the path, so an async registration found there, asked for
