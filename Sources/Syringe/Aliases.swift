@@ -65,7 +65,8 @@ extension Container {
             // as on the synchronous path.
             let instance: T
             do throws(ResolutionError) {
-                instance = try await produceAsyncUnobserved(target, in: resolver.containerReference, holder: holder, arguments: arguments.pointer, parent: resolver.frame)
+                instance = try await produceAsyncUnobserved(target, in: resolver.containerReference, holder: holder, arguments: arguments.pointer, parent: resolver.frame,
+                                                            forAlias: true)
             } catch {
                 throw error.throughAlias(step(of: U.self, name: name, forwardingTo: target), below: resolver.frame?.pathText ?? [])
             }

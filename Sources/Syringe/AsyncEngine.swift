@@ -119,7 +119,11 @@ extension Container {
     /// `recycle`, rather than the frame retaining it again.
     @inlinable
     @inline(__always)
-    nonisolated(nonsending) static func produceAsyncUnobserved<T>(_ definition: consuming Definition<T>, in container: Unmanaged<Container>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
+    ///
+    /// `forAlias`: asked by an alias's forwarding factory (see
+    /// `Container.scopeLocal(of:heldBy:forAlias:)`).
+    nonisolated(nonsending) static func produceAsyncUnobserved<T>(_ definition: consuming Definition<T>, in container: Unmanaged<Container>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?,
+                                                                   forAlias: Bool = false) async throws(ResolutionError) -> T {
         guard definition.isAsync else {
             return try container.withBorrowed { (container) throws(ResolutionError) in
                 try container.produceBridged(definition, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent)
@@ -129,7 +133,8 @@ extension Container {
         case .new where !container.withBorrowed({ $0.isClosedOnChainNow }):
             return try await produceNewAsync(definition, in: container, arguments: arguments, parent: parent)
         case .shared, .scoped, .scopeLocal:
-            return try await produceSharedAsync(definition, in: container, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent).value(as: T.self)
+            return try await produceSharedAsync(definition, in: container, holder: holder.takeUnretainedValue(), arguments: arguments, parent: parent,
+                                                forAlias: forAlias).value(as: T.self)
         case .graph where !container.withBorrowed({ $0.isClosedOnChainNow }):
             return unsafeDowncast(try await reuseOrConstructInGraphAsync(definition, in: container, arguments: arguments, parent: parent),
                                   to: InstanceBox.self).value(as: T.self)
@@ -171,7 +176,8 @@ extension Container {
     /// Static, `container` (the container asked) unretained, as in
     /// `produceAsync`.
     @usableFromInline
-    nonisolated(nonsending) static func produceSharedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> InstanceBox {
+    nonisolated(nonsending) static func produceSharedAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, holder: Container, arguments: UnsafeRawPointer, parent: AsyncFrame?,
+                                                              forAlias: Bool = false) async throws(ResolutionError) -> InstanceBox {
         if container.withBorrowed({ $0.isClosedOnChainNow }) {
             // What an open scope already has, it still returns (see `openScopesInstance`).
             if let box = container.withBorrowed({ $0.openScopesInstance(of: definition, holder: holder) }) {
@@ -187,7 +193,7 @@ extension Container {
         // Unretained: `holder`, or the scope, an ancestor of `container`.
         var targetHolder = Unmanaged.passUnretained(holder)
         if definition.kind != .shared {
-            let (existing, local, scope) = try scopedTarget(of: definition, in: container, holder: holder, parent: parent)
+            let (existing, local, scope) = try scopedTarget(of: definition, in: container, holder: holder, parent: parent, forAlias: forAlias)
             if let existing {
                 return existing
             }
@@ -646,7 +652,7 @@ extension Container {
     /// allocator, and a request's first resolve of each async `.scoped`
     /// registration paid for two more of them.
     static func scopedTarget(of definition: AnyDefinition, in container: Unmanaged<Container>, holder: Container,
-                             parent: AsyncFrame?) throws(ResolutionError) -> (existing: InstanceBox?, definition: AnyDefinition, scope: Unmanaged<Container>) {
+                             parent: AsyncFrame?, forAlias: Bool) throws(ResolutionError) -> (existing: InstanceBox?, definition: AnyDefinition, scope: Unmanaged<Container>) {
         // Unretained: an ancestor of `container`, which the caller holds.
         guard let unretainedScope = container.withBorrowed({ $0.nearestScope }) else {
             throw container.withBorrowed { $0.noScope(for: definition, path: path(to: definition, below: parent), captor: parent?.innermostSingleton) }
@@ -658,7 +664,7 @@ extension Container {
             if definition.kind == .scopeLocal && holder === scope {
                 return (nil, definition, unretainedScope)
             }
-            let local = scope.scopeLocalInSection(of: definition, heldBy: holder)
+            let local = scope.scopeLocalInSection(of: definition, heldBy: holder, forAlias: forAlias)
             return (local.sharedBoxInSection(), local, unretainedScope)
         }
     }

@@ -589,10 +589,10 @@ extension Container {
 
     /// `scopeLocal(of:)` for the async engine, which holds no read-side
     /// section of its own.
-    func scopeLocalInSection(of definition: AnyDefinition, heldBy holder: Container) -> AnyDefinition {
+    func scopeLocalInSection(of definition: AnyDefinition, heldBy holder: Container, forAlias: Bool) -> AnyDefinition {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
-        return scopeLocal(of: definition, heldBy: holder).takeUnretainedValue()
+        return scopeLocal(of: definition, heldBy: holder, forAlias: forAlias).takeUnretainedValue()
     }
 
     /// The error for a `.scoped` registration resolved where no scope is:

@@ -1,4 +1,5 @@
-import Dispatch
+import Foundation
+import Synchronization
 import Testing
 @testable import Syringe
 
@@ -11,26 +12,62 @@ struct ScopeAliasLockTests {
     private protocol Reader: AnyObject {}
     private final class Store: Reader {}
 
+    /// Holds `scope`'s writer lock on a thread of its own until `release()`
+    /// or for at most `limit`. The resolve under test runs on the caller's
+    /// thread: taking the lock, it waits until the limit has passed and the
+    /// holder has let go, which `wasLetGo` then tells.
+    private final class LockHolder: Sendable {
+        private let locked = DispatchSemaphore(value: 0)
+        private let releasing = DispatchSemaphore(value: 0)
+        private let done = DispatchSemaphore(value: 0)
+        private let letGo = Atomic(false)
+
+        init(_ scope: Container, limit: TimeInterval = 5) {
+            Thread {
+                scope.writerLock.withLock {
+                    self.locked.signal()
+                    _ = self.releasing.wait(timeout: .now() + limit)
+                    self.letGo.store(true, ordering: .sequentiallyConsistent)
+                }
+                self.done.signal()
+            }.start()
+            locked.wait()
+        }
+
+        var wasLetGo: Bool { letGo.load(ordering: .sequentiallyConsistent) }
+
+        func release() {
+            releasing.signal()
+            done.wait()
+        }
+    }
+
     @Test("once the scope has the instance, it resolves while another thread holds the scope's writer lock")
     func lockFreeOnceMade() throws {
         let app = Container()
         app.register(type: Store.self, in: .scoped) { _ in Store() }.implements(Reader.self)
         let scope = app.makeScope()
         let made = try scope.tryResolve(type: Reader.self)
-        let resolved = DispatchSemaphore(value: 0)
-        let found: Bool = scope.writerLock.withLock {
-            DispatchQueue.global().async {
-                _ = try? scope.tryResolve(type: Reader.self)
-                resolved.signal()
-            }
-            return resolved.wait(timeout: .now() + 5) == .success
-        }
-        #expect(found, "the alias's resolve waited for the scope's writer lock")
-        if !found {
-            resolved.wait()   // it finishes once the lock is let go
-        }
-        #expect(try scope.tryResolve(type: Reader.self) === made)
+        let holder = LockHolder(scope)
+        let again = try scope.tryResolve(type: Reader.self)
+        #expect(!holder.wasLetGo, "the alias's resolve waited for the scope's writer lock")
+        holder.release()
+        #expect(again === made)
         #expect(try scope.tryResolve(type: Store.self) === made)
+    }
+
+    @Test("the same for an async registration resolved asynchronously")
+    func asyncLockFreeOnceMade() async throws {
+        let app = Container()
+        app.register(type: Store.self, in: .scoped) { (_: Resolver) async in Store() }.implements(Reader.self)
+        let scope = app.makeScope()
+        let made = try await scope.resolveAsync(type: Reader.self)
+        let holder = LockHolder(scope)
+        let again = try await scope.resolveAsync(type: Reader.self)
+        #expect(!holder.wasLetGo, "the alias's resolve waited for the scope's writer lock")
+        holder.release()
+        #expect(again === made)
+        #expect(try await scope.resolveAsync(type: Store.self) === made)
     }
 
     @Test("the alias and the type are one instance per scope, whichever a scope resolves first")
