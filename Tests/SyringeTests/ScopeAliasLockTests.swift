@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Synchronization
 import Testing
 @testable import Syringe
@@ -17,28 +17,35 @@ struct ScopeAliasLockTests {
     /// thread: taking the lock, it waits until the limit has passed and the
     /// holder has let go, which `wasLetGo` then tells.
     private final class LockHolder: Sendable {
-        private let locked = DispatchSemaphore(value: 0)
-        private let releasing = DispatchSemaphore(value: 0)
-        private let done = DispatchSemaphore(value: 0)
-        private let letGo = Atomic(false)
+        private final class State: Sendable {
+            let locked = DispatchSemaphore(value: 0)
+            let releasing = DispatchSemaphore(value: 0)
+            let letGo = Atomic(false)
+        }
+        private let state: State
+        /// The tests' joinable thread (ConcurrencyTests.swift), joined by
+        /// `release()`.
+        private let thread: Thread
 
-        init(_ scope: Container, limit: TimeInterval = 5) {
-            Thread {
+        init(_ scope: Container, limit: Double = 5) {
+            let state = State()
+            self.state = state
+            thread = Thread {
                 scope.writerLock.withLock {
-                    self.locked.signal()
-                    _ = self.releasing.wait(timeout: .now() + limit)
-                    self.letGo.store(true, ordering: .sequentiallyConsistent)
+                    state.locked.signal()
+                    _ = state.releasing.wait(timeout: .now() + limit)
+                    state.letGo.store(true, ordering: .sequentiallyConsistent)
                 }
-                self.done.signal()
-            }.start()
-            locked.wait()
+            }
+            thread.start()
+            state.locked.wait()
         }
 
-        var wasLetGo: Bool { letGo.load(ordering: .sequentiallyConsistent) }
+        var wasLetGo: Bool { state.letGo.load(ordering: .sequentiallyConsistent) }
 
         func release() {
-            releasing.signal()
-            done.wait()
+            state.releasing.signal()
+            thread.join()
         }
     }
 
