@@ -117,11 +117,11 @@ extension Container {
     /// Takes `definition` owned: the reference the lookup took (`startAsync`)
     /// is the one a new frame borrows, held here until the frame's
     /// `recycle`, rather than the frame retaining it again.
-    @inlinable
-    @inline(__always)
     ///
     /// `forAlias`: asked by an alias's forwarding factory (see
     /// `Container.scopeLocal(of:heldBy:forAlias:)`).
+    @inlinable
+    @inline(__always)
     nonisolated(nonsending) static func produceAsyncUnobserved<T>(_ definition: consuming Definition<T>, in container: Unmanaged<Container>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?,
                                                                    forAlias: Bool = false) async throws(ResolutionError) -> T {
         guard definition.isAsync else {
