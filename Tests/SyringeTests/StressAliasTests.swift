@@ -66,5 +66,71 @@ extension StressTests {
                 they resolve version(s) \(versions.sorted()) of a replaced registration while the key resolves version 3
                 """)
         }
+
+        /// An alias of a `.scoped` registration finds the scope's copy
+        /// without the scope's lock (`scopeLocal`'s lock-free look), beside
+        /// resolves of the type that make the copy under the lock, and a
+        /// close racing both.
+        @Test("threads resolving a .scoped registration and its alias in shared scopes, closes racing: one instance per scope, each disposed once, none left alive")
+        func scopedAliasInSharedScopes() async throws {
+            let counter = Counter()
+            let disposals = StressCount()
+            let failures = StressFailures()
+            let app = Container()
+            app.register(type: StressInstance.self, in: .scoped) { _ in StressInstance(key: "scoped", version: 1, counter: counter) }
+                .onDispose { _ in disposals.increment() }
+                .implements(StressNamed.self)
+            let deadline = StressDeadline(seconds: StressTests.phase)
+            var rounds = 0
+            while rounds < 2_000 && (rounds < 20 || !deadline.passed) {
+                rounds += 1
+                let scope = app.makeScope()
+                let seen = Locked<Set<ObjectIdentifier>>([])
+                runThreads(3) { thread in
+                    var random = SplitMix64(seed: UInt64(rounds * 3 + thread))
+                    for _ in 0..<20 {
+                        do {
+                            let instance: StressInstance
+                            if random.below(2) == 0 {
+                                instance = try scope.tryResolve(type: StressInstance.self)
+                            } else {
+                                guard let aliased = try scope.tryResolve(type: StressNamed.self) as? StressInstance else {
+                                    failures.record("the alias gave another type")
+                                    continue
+                                }
+                                instance = aliased
+                            }
+                            seen.withLock { _ = $0.insert(ObjectIdentifier(instance)) }
+                        } catch let error as ResolutionError {
+                            // `.closed`: the close below won the race, and
+                            // nothing is handed out after it.
+                            if case .closed = error.reason { continue }
+                            failures.record("\(error)")
+                        } catch {
+                            failures.record("\(error)")
+                        }
+                    }
+                    if thread == 2 {
+                        Task { try? await scope.close() }
+                    }
+                }
+                let instances = seen.withLock { $0.count }
+                if instances > 1 {
+                    failures.record("round \(rounds): \(instances) instances in one scope")
+                }
+                try? await scope.close()
+            }
+            // The closes on tasks of their own, and the disposal of an
+            // instance a resolve racing a close made but never handed out
+            // (on a task of its own too), finish soon after.
+            let settled = StressDeadline(seconds: 10)
+            while (disposals.load != counter.created || counter.alive != 0) && !settled.passed {
+                try? await Task.sleep(nanoseconds: 1_000_000)
+            }
+            #expect(failures.count == 0, "\(failures.summary)")
+            #expect(counter.created >= rounds)
+            #expect(disposals.load == counter.created, "every instance disposed exactly once")
+            #expect(counter.alive == 0, "no instance left alive")
+        }
     }
 }
