@@ -1,3 +1,5 @@
+import CSyringeTable
+
 /// Aliases (`Registration.implements`): a registration of `U` that forwards
 /// to a registration of `T` and hands out its instance as a `U`.
 extension Container {
@@ -18,10 +20,21 @@ extension Container {
     ///
     /// `convert` is the caller's `{ $0 as? U }`, specialised where
     /// `implements` was called (see there).
+    ///
+    /// `cache`, for a `.shared` target: what the alias made of the target's
+    /// instance, returned while that instance is the published one, with no
+    /// conversion (see `AliasCache`).
     static func forwarding<T, U>(to target: Definition<T>, in holder: Container, as alias: U.Type, name: String?,
-                                 converting convert: @escaping AliasConversion<T, U>) -> Definition<U>.Factory {
+                                 converting convert: @escaping AliasConversion<T, U>, cache: AliasCache?) -> Definition<U>.Factory {
         let holder = Unmanaged.passUnretained(holder)
         return { resolver, arguments in
+            // Observed resolves take the whole path, which reports the
+            // target's resolve.
+            if let cache, !syr_observed() {
+                do throws(AliasCache.Miss) {
+                    return try cachedOrConverted(target, cache: cache, converting: convert)
+                } catch {}
+            }
             let context = ResolutionContext.current
             let instance: T
             let wasForwarding = context.forwardingAlias
@@ -46,6 +59,33 @@ extension Container {
         }
     }
 
+    /// A `.shared` target's published instance as a `U`: what `cache` made
+    /// of it, or converted now and kept there. Throws when the target has
+    /// no instance, or its instance is not a `U` (the whole path then
+    /// reports it). The same for a `.shared` instance as the whole path,
+    /// which returns an existing one before anything else (`produceNested`).
+    private static func cachedOrConverted<T, U>(_ target: Definition<T>, cache: AliasCache,
+                                                converting convert: AliasConversion<T, U>) throws(AliasCache.Miss) -> U {
+        // Nested in a synchronous resolve's section (one load); an async
+        // resolve holds none across its suspensions.
+        let section = syr_read_enter()
+        defer { syr_read_exit(section) }
+        guard let box = target.sharedBox.load(ordering: .acquiring) else {
+            throw AliasCache.Miss()
+        }
+        do throws(AliasCache.Miss) {
+            return try cache.value(madeFrom: box, as: U.self)
+        } catch {}
+        let instance = Unmanaged<InstanceBox>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value(as: T.self) }
+        do throws(AliasMismatch) {
+            let converted = try convert(instance)
+            cache.remember(converted, madeFrom: Unmanaged<InstanceBox>.fromOpaque(box).takeUnretainedValue(), of: target)
+            return converted
+        } catch {
+            throw AliasCache.Miss()
+        }
+    }
+
     /// The alias's step in an error's path: an alias has no frame of its
     /// own, so its step is written where an error reaches it.
     private static func step<U>(of alias: U.Type, name: String?, forwardingTo target: AnyDefinition) -> String {
@@ -57,10 +97,16 @@ extension Container {
     /// resolver's executor, as the engine is: the target's factory decides
     /// where it runs itself.
     static func forwardingAsync<T, U>(to target: Definition<T>, in holder: Container, as alias: U.Type, name: String?,
-                                      converting convert: @escaping AliasConversion<T, U>) -> Definition<U>.AsyncFactory.WithArgumentsOnCallersExecutor {
+                                      converting convert: @escaping AliasConversion<T, U>,
+                                      cache: AliasCache?) -> Definition<U>.AsyncFactory.WithArgumentsOnCallersExecutor {
         // Unretained for the reason `forwarding` gives.
         let holder = Unmanaged.passUnretained(holder)
         return { resolver, arguments in
+            if let cache, !syr_observed() {
+                do throws(AliasCache.Miss) {
+                    return try cachedOrConverted(target, cache: cache, converting: convert)
+                } catch {}
+            }
             // Unobserved: the alias's own resolve is the one observers see,
             // as on the synchronous path.
             let instance: T

@@ -296,6 +296,14 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: false)
     }
 
+    /// An alias (`implements`) of a synchronous `.shared` registration,
+    /// with the cache of its converted instance (see `AliasCache`).
+    init(aliasKey key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory, cache: AliasCache) {
+        self.factory = factory
+        self.extras = DefinitionExtras(kind: .forward, asyncFactory: nil, aliasCache: cache)
+        super.init(kind: .forward, key: key, argumentTypes: argumentTypes, isAsync: false)
+    }
+
     /// An async registration.
     @usableFromInline
     init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], asyncFactory: consuming AsyncFactory) {
@@ -315,11 +323,14 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     ///   returns the target's existing `.shared` instance, runs a main-actor
     ///   target on the main actor, and otherwise fails as a synchronous
     ///   resolve of the target does.
+    ///
+    /// `aliasCache`: an alias's, of a `.shared` target (see `AliasCache`).
     @usableFromInline
     init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], synchronousFactory factory: @escaping Factory,
-         asyncFactory: consuming AsyncFactory, isolatedToMainActor: Bool) {
+         asyncFactory: consuming AsyncFactory, isolatedToMainActor: Bool, aliasCache: AliasCache? = nil) {
         self.factory = factory
-        self.extras = DefinitionExtras(kind: kind, asyncFactory: asyncFactory, isolatedToMainActor: isolatedToMainActor)
+        self.extras = DefinitionExtras(kind: kind, asyncFactory: asyncFactory, isolatedToMainActor: isolatedToMainActor,
+                                       aliasCache: aliasCache)
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: true)
     }
 
@@ -587,10 +598,14 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     }
 
     override func takeSharedInstance(keepingGiven: Bool) -> AnyObject? {
-        keepingGiven && keepsInstance ? nil : takeSharedBox()
+        // An alias's converted instance goes with its target's (both are
+        // released or closed together: the alias is held with its target).
+        extras?.aliasCache?.forget()
+        return keepingGiven && keepsInstance ? nil : takeSharedBox()
     }
 
     override func takeSharedInstanceForClosing(keeping kept: inout KeptBoxes) -> PendingDisposal? {
+        extras?.aliasCache?.forget()
         guard let box = takeSharedBox() else {
             return nil
         }
@@ -687,11 +702,16 @@ final class DefinitionExtras<T>: Sendable {
     /// `Container.register(type:name:in:isolatedTo:factory:)`).
     let isolatedToMainActor: Bool
 
+    /// An alias's cache of its converted instance (see `AliasCache`).
+    let aliasCache: AliasCache?
+
     @usableFromInline
-    init(kind: AnyDefinition.Kind, asyncFactory: consuming Definition<T>.AsyncFactory?, isolatedToMainActor: Bool = false) {
+    init(kind: AnyDefinition.Kind, asyncFactory: consuming Definition<T>.AsyncFactory?, isolatedToMainActor: Bool = false,
+         aliasCache: AliasCache? = nil) {
         self.weak = kind == .weak ? WeakInstanceBox<T>() : nil
         self.asyncFactory = asyncFactory
         self.isolatedToMainActor = isolatedToMainActor
+        self.aliasCache = aliasCache
     }
 
     /// Calls the async factory (there must be one) with `resolver` and, if

@@ -126,13 +126,21 @@ public struct Registration<T>: Sendable {
         // An async target's alias forwards synchronously too: a synchronous
         // resolve of it is one of the target (its existing `.shared`
         // instance, its main-actor factory on the main actor).
-        let forwarding = Container.forwarding(to: target, in: container, as: U.self, name: name, converting: convert)
-        let alias = target.isAsync
-            ? Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes, synchronousFactory: forwarding,
-                            asyncFactory: .withArgumentsOnCallersExecutor(
-                                Container.forwardingAsync(to: target, in: container, as: U.self, name: name, converting: convert)),
-                            isolatedToMainActor: target.isolatedToMainActor)
-            : Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes, factory: forwarding)
+        // A `.shared` target's instance, converted, is kept by the alias
+        // until it is released (see `AliasCache`).
+        let cache = target.kind == .shared ? AliasCache() : nil
+        let forwarding = Container.forwarding(to: target, in: container, as: U.self, name: name, converting: convert, cache: cache)
+        let alias: Definition<U>
+        if target.isAsync {
+            alias = Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes, synchronousFactory: forwarding,
+                                  asyncFactory: .withArgumentsOnCallersExecutor(
+                                      Container.forwardingAsync(to: target, in: container, as: U.self, name: name, converting: convert, cache: cache)),
+                                  isolatedToMainActor: target.isolatedToMainActor, aliasCache: cache)
+        } else if let cache {
+            alias = Definition<U>(aliasKey: key, argumentTypes: target.argumentTypes, factory: forwarding, cache: cache)
+        } else {
+            alias = Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes, factory: forwarding)
+        }
         container.install(alias: alias, of: target)
         return self
     }
