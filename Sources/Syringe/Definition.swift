@@ -600,12 +600,18 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     override func takeSharedInstance(keepingGiven: Bool) -> AnyObject? {
         // An alias's converted instance goes with its target's (both are
         // released or closed together: the alias is held with its target).
-        extras?.aliasCache?.forget()
+        // The kind first: a request's scope closes registrations that are
+        // never aliases, and the extras are a load more.
+        if kind == .forward {
+            extras?.aliasCache?.forget()
+        }
         return keepingGiven && keepsInstance ? nil : takeSharedBox()
     }
 
     override func takeSharedInstanceForClosing(keeping kept: inout KeptBoxes) -> PendingDisposal? {
-        extras?.aliasCache?.forget()
+        if kind == .forward {
+            extras?.aliasCache?.forget()
+        }
         guard let box = takeSharedBox() else {
             return nil
         }
