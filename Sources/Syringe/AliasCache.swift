@@ -20,7 +20,9 @@ import Synchronization
 /// no released instance alive; one made from a box that was unpublished
 /// meanwhile is forgotten by its maker (`remember`). An instance a failed
 /// resolve took back (`retractShared`) is never handed out through it (its
-/// box is no longer the target's), and is let go at the alias's next resolve.
+/// box is no longer the target's); the entry keeps it until the alias is
+/// resolved again while the target has an instance, or the container
+/// releases or closes its instances (a target does not know its aliases).
 ///
 /// Not generic: the converted instance is kept in a box of its own, as a
 /// `.shared` instance is. An `AliasCache<U>` held by the generic forwarding
