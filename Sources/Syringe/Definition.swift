@@ -289,19 +289,14 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     @usableFromInline
     let factory: Factory
 
+    ///
+    /// `aliasCache`: an alias's, of a `.shared` target (see `AliasCache`).
     @usableFromInline
-    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory) {
+    init(kind: Kind, key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory, aliasCache: AliasCache? = nil) {
         self.factory = factory
-        self.extras = kind == .weak || kind == .scoped ? DefinitionExtras(kind: kind, asyncFactory: nil) : nil
+        self.extras = kind == .weak || kind == .scoped || aliasCache != nil
+            ? DefinitionExtras(kind: kind, asyncFactory: nil, aliasCache: aliasCache) : nil
         super.init(kind: kind, key: key, argumentTypes: argumentTypes, isAsync: false)
-    }
-
-    /// An alias (`implements`) of a synchronous `.shared` registration,
-    /// with the cache of its converted instance (see `AliasCache`).
-    init(aliasKey key: DefinitionKey, argumentTypes: [Any.Type], factory: @escaping Factory, cache: AliasCache) {
-        self.factory = factory
-        self.extras = DefinitionExtras(kind: .forward, asyncFactory: nil, aliasCache: cache)
-        super.init(kind: .forward, key: key, argumentTypes: argumentTypes, isAsync: false)
     }
 
     /// An async registration.
@@ -598,20 +593,12 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
     }
 
     override func takeSharedInstance(keepingGiven: Bool) -> AnyObject? {
-        // An alias's converted instance goes with its target's (both are
-        // released or closed together: the alias is held with its target).
-        // The kind first: a request's scope closes registrations that are
-        // never aliases, and the extras are a load more.
-        if kind == .forward {
-            extras?.aliasCache?.forget()
-        }
+        forgetAliasCache()
         return keepingGiven && keepsInstance ? nil : takeSharedBox()
     }
 
     override func takeSharedInstanceForClosing(keeping kept: inout KeptBoxes) -> PendingDisposal? {
-        if kind == .forward {
-            extras?.aliasCache?.forget()
-        }
+        forgetAliasCache()
         guard let box = takeSharedBox() else {
             return nil
         }
@@ -623,6 +610,17 @@ final class Definition<T>: AnyDefinition, @unchecked Sendable {
             return nil
         }
         return PendingDisposal(order: box.order, of: self, boxed: box)
+    }
+
+    /// Drops an alias's converted instance, which goes with its target's:
+    /// both are released or closed together, as the alias is held with its
+    /// target. The kind first: a request's scope closes registrations that
+    /// are never aliases, and the extras are a load more.
+    @inline(__always)
+    private func forgetAliasCache() {
+        if kind == .forward {
+            extras?.aliasCache?.forget()
+        }
     }
 
     /// The `.shared` box, typed: no cast back from `AnyObject` (a dynamic

@@ -130,17 +130,12 @@ public struct Registration<T>: Sendable {
         // until it is released (see `AliasCache`).
         let cache = target.kind == .shared ? AliasCache() : nil
         let forwarding = Container.forwarding(to: target, in: container, as: U.self, name: name, converting: convert, cache: cache)
-        let alias: Definition<U>
-        if target.isAsync {
-            alias = Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes, synchronousFactory: forwarding,
-                                  asyncFactory: .withArgumentsOnCallersExecutor(
-                                      Container.forwardingAsync(to: target, in: container, as: U.self, name: name, converting: convert, cache: cache)),
-                                  isolatedToMainActor: target.isolatedToMainActor, aliasCache: cache)
-        } else if let cache {
-            alias = Definition<U>(aliasKey: key, argumentTypes: target.argumentTypes, factory: forwarding, cache: cache)
-        } else {
-            alias = Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes, factory: forwarding)
-        }
+        let alias = target.isAsync
+            ? Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes, synchronousFactory: forwarding,
+                            asyncFactory: .withArgumentsOnCallersExecutor(
+                                Container.forwardingAsync(to: target, in: container, as: U.self, name: name, converting: convert, cache: cache)),
+                            isolatedToMainActor: target.isolatedToMainActor, aliasCache: cache)
+            : Definition<U>(kind: kind, key: key, argumentTypes: target.argumentTypes, factory: forwarding, aliasCache: cache)
         container.install(alias: alias, of: target)
         return self
     }
