@@ -51,7 +51,7 @@ for scenario in "${scenarios[@]}"; do
     # scenario's only.
     valgrind --tool=callgrind "${loops[@]}" \
         --callgrind-out-file="$work/$scenario.out" \
-        "$work/benchmarks" --filter "$scenario" --contender "$contender" --reps 1 --ops "$ops" \
+        "$work/benchmarks" --filter "$scenario" --contender "$contender" --reps 1 --ops "$ops" --no-pairs \
         --graph-ops "$graph_ops" >/dev/null 2>"$work/$scenario.log"
     total="$(sed -n 's/^summary: //p' "$work/$scenario.out")"
     # One warm-up of ops/5 plus one repetition of ops, on each thread.

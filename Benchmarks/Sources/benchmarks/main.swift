@@ -19,7 +19,7 @@ func printError(_ text: String) {
 // MARK: - Arguments
 
 let usage = """
-    USAGE: benchmarks [--filter <substring>] [--json] [--contender <name>]... [--reps <n>] [--ops <n>] [--graph-ops <n>]
+    USAGE: benchmarks [--filter <substring>] [--json] [--contender <name>]... [--reps <n>] [--ops <n>] [--graph-ops <n>] [--no-pairs]
 
       --filter <substring>  only the scenario with that id (S1…S7, G1…G3, SC1, SC2, A1…A3, W1…W6, R, M), or else those whose
                             id begins with it (--filter W: W1…W6), or else those whose id or title contains it
@@ -29,6 +29,8 @@ let usage = """
       --reps <n>            repetitions per measurement (default 11; at least 7 for reportable numbers)
       --ops <n>             operations per repetition (default 1000000)
       --graph-ops <n>       operations per repetition of the graph rows (default: ~50 ms worth per column)
+      --no-pairs            do not measure a row's paired row again in its rounds (A2's S5, …): its ratio is then not
+                            shown. For callgrind, which must count one row's loop only.
     """
 
 struct Options {
@@ -36,6 +38,7 @@ struct Options {
     var json = false
     var method = Method()
     var chosen: [Contender] = []
+    var pairs = true
 }
 
 func parseArguments() -> Options {
@@ -55,6 +58,7 @@ func parseArguments() -> Options {
         case "--reps": options.method.repetitions = max(1, Int(value(after: argument)) ?? options.method.repetitions)
         case "--ops": options.method.opsPerRep = max(1_000, Int(value(after: argument)) ?? options.method.opsPerRep)
         case "--graph-ops": options.method.graphOpsPerRep = Int(value(after: argument)).map { max(1, $0) }
+        case "--no-pairs": options.pairs = false
         case "--contender":
             let name = value(after: argument)
             guard let contender = Contender.allCases.first(where: { $0.argument == name }) else {
@@ -117,6 +121,9 @@ if selected.isEmpty {
 let machine = Machine.current()
 let runner = Runner(method: method) { printError($0) }
 var results: [Int: [Contender: Sample]] = [:]
+/// By row index: the Syringe cell of the row's `pairedWith`, measured in the
+/// row's own rounds (after its columns, in each round).
+var paired: [Int: Sample] = [:]
 let started = now()
 
 /// One repetition of every column per round: a row's columns are measured
@@ -219,6 +226,12 @@ for index in selected {
                 results[row, default: [:]][contender, default: Sample(values: [], opsPerRep: sample.opsPerRep)].values += sample.values
             }
         }
+        // Every reference row is synchronous (S1, S2, S5, G1).
+        if options.pairs, contenders.contains(.syringe), let reference = scenario.pairedWith,
+           let referenceIndex = scenarios.firstIndex(where: { $0.id == reference && $0.unit == .nsPerOp }),
+           let sample = measureCell(referenceIndex, .syringe, with: cellRunner)[referenceIndex] {
+            paired[index, default: Sample(values: [], opsPerRep: sample.opsPerRep)].values += sample.values
+        }
     }
 }
 // The floors are measured on full runs only (not with --filter).
@@ -299,6 +312,15 @@ func median(_ id: String, _ contender: Contender) -> Double? {
         .flatMap { results[$0]?[contender]?.median }
 }
 
+/// The median of row `id`'s `pairedWith` row, Syringe's cell, as measured
+/// in `id`'s rounds.
+@MainActor
+func pairedMedian(_ id: String) -> Double? {
+    scenarios.indices
+        .first { scenarios[$0].id == id && scenarios[$0].unit == .nsPerOp }
+        .flatMap { paired[$0]?.median }
+}
+
 func quotient(_ a: Double?, _ b: Double?) -> Double? {
     guard let a, let b, b > 0 else { return nil }
     return a / b
@@ -317,7 +339,7 @@ let swinjectShapeRatios = scenarios.filter { $0.id.hasPrefix("W") }.flatMap { ro
 
 let ratios = ([
     RunRatio(name: "S5 / S1, Syringe (nested resolves cost what single ones do)",
-             value: quotient(median("S5", .syringe), median("S1", .syringe)), limit: 5.5, atMost: true),
+             value: quotient(median("S5", .syringe), pairedMedian("S5")), limit: 5.5, atMost: true),
     RunRatio(name: "S2 / the stored-reference floor",
              value: quotient(median("S2", .syringe), floors?.shared.median), limit: 3, atMost: true),
     RunRatio(name: "S5, Swinject / Syringe",
@@ -327,17 +349,17 @@ let ratios = ([
     RunRatio(name: "G1, Swinject / Syringe",
              value: quotient(median("G1", .swinject), median("G1", .syringe)), limit: 30, atMost: false),
     RunRatio(name: "G2 / G1, Syringe (10× the nodes; ideal about 10)",
-             value: quotient(median("G2", .syringe), median("G1", .syringe)), limit: 11, atMost: true),
+             value: quotient(median("G2", .syringe), pairedMedian("G2")), limit: 11, atMost: true),
     RunRatio(name: "SC1, Syringe / by hand (the request's objects made in code)",
              value: quotient(median("SC1", .syringe), median("SC1", .byHand)), limit: nil, atMost: true),
     RunRatio(name: "SC2 / S2, Syringe (a scope's instance costs what a .shared one does)",
-             value: quotient(median("SC2", .syringe), median("S2", .syringe)), limit: 1.5, atMost: true),
+             value: quotient(median("SC2", .syringe), pairedMedian("SC2")), limit: 1.5, atMost: true),
     RunRatio(name: "A1 / S2, Syringe (an existing instance, resolved async)",
-             value: quotient(median("A1", .syringe), median("S2", .syringe)), limit: 2, atMost: true),
+             value: quotient(median("A1", .syringe), pairedMedian("A1")), limit: 2, atMost: true),
     RunRatio(name: "A2 / S5, Syringe (a chain of async factories)",
-             value: quotient(median("A2", .syringe), median("S5", .syringe)), limit: 2, atMost: true),
+             value: quotient(median("A2", .syringe), pairedMedian("A2")), limit: 2, atMost: true),
     RunRatio(name: "A2 by hand / S5, Syringe (the factories alone, no container)",
-             value: quotient(median("A2", .byHand), median("S5", .syringe)), limit: nil, atMost: true),
+             value: quotient(median("A2", .byHand), pairedMedian("A2")), limit: nil, atMost: true),
     RunRatio(name: "A2, Syringe / by hand",
              value: quotient(median("A2", .syringe), median("A2", .byHand)), limit: nil, atMost: true),
 ] + swinjectShapeRatios).filter { $0.value != nil }
@@ -380,6 +402,9 @@ if json {
         }
         var row = "    {\"id\": \(quoted(scenario.id)), \"title\": \(quoted(scenario.title)), \"unit\": \(quoted(scenario.unit.rawValue)), "
         row += "\"target\": \(scenario.target.map(number) ?? "null"), "
+        if let reference = scenario.pairedWith, let sample = paired[index] {
+            row += "\"paired\": {\"with\": \(quoted(reference)), \"median\": \(number(sample.median)), \"values\": [\(sample.values.map(number).joined(separator: ", "))]}, "
+        }
         row += "\"targetMet\": \(targetMet(scenario, results[index]).map { $0 ? "true" : "false" } ?? "null"), "
         row += "\"results\": {\n\(entries.joined(separator: ",\n"))\n    }}"
         rows.append(row)
@@ -450,12 +475,24 @@ if !ratios.isEmpty {
     }
 }
 
+let pairedCells = shown.compactMap { index -> String? in
+    guard let reference = scenarios[index].pairedWith, let sample = paired[index] else { return nil }
+    return "\(reference) in \(scenarios[index].id)'s rounds \(format(sample.median)) [\(format(sample.min))–\(format(sample.max))]"
+}
+if !pairedCells.isEmpty {
+    print("The second row of each ratio between rows, Syringe's cell measured in the first row's rounds (ns/op):")
+    print("  " + pairedCells.joined(separator: "; "))
+}
+
 print("")
 print("Method:")
 print("  • Release build, CLOCK_MONOTONIC around each repetition, every result sunk through an @inline(never)")
 print("    blackHole that calls an opaque C function.")
 print("  • A row's columns are measured in rounds, one repetition of every column per round (M: all at once), so that")
 print("    the machine's drift falls on every column alike; each round sets its cell up and warms it up first.")
+print("  • A goal that divides two rows (A2 / S5, A1 / S2, SC2 / S2, S5 / S1, G2 / G1) divides the first row's median by")
+print("    the second row's Syringe cell measured again in the first row's rounds, after its columns: two medians of the")
+print("    same minutes, which two rows measured minutes apart are not on a machine that drifts.")
 print("  • Syringe and the Swift-table columns: \(method.opsPerRep) ops per repetition (graph rows: see below).")
 if contenders.contains(.swinject) {
     var swinjectOps: [String] = []
