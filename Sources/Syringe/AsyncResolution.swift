@@ -864,6 +864,25 @@ final class AsyncResolution: @unchecked Sendable {
         }
     }
 
+    /// A callback (or an undo) a synchronous resolve inside this one queued
+    /// (`ResolutionContext.handOver`).
+    struct HandedOver {
+        let definition: AnyDefinition
+        let run: () throws -> Void
+        let undo: (() -> Void)?
+        let path: [AnyDefinition]
+    }
+
+    /// Queues `hooks` after those queued so far; false, queueing nothing,
+    /// once the resolve has ended.
+    func adopt(_ hooks: [HandedOver]) -> Bool {
+        lock.withLock {
+            guard !ended else { return false }
+            pending.append(contentsOf: hooks.map { Pending(definition: $0.definition, run: $0.run, undo: $0.undo, path: $0.path) })
+            return true
+        }
+    }
+
     /// Runs the queued callbacks, in the order they were queued; when one
     /// throws, the rest do not run and their instances are taken back.
     func finish() throws(ResolutionError) {

@@ -192,6 +192,8 @@ final class ResolutionContext {
         /// For callbacks queued while `graph` was not the main one: that
         /// graph and its owner, which the callbacks' resolves join.
         var graph: OuterGraph? = nil
+        /// A failure `deferFailure` queued: the resolve that queued it fails.
+        var isFailure = false
     }
 
     /// The `path` of the callbacks `finish()` is running.
@@ -718,7 +720,7 @@ final class ResolutionContext {
     /// entry throws or the resolve fails before it (`abandon`), exactly once,
     /// when no factory of the resolve can be using the instance any more.
     func deferFailure(_ failure: ResolutionError, of definition: AnyDefinition, disposing disposal: PendingDisposal) {
-        pending.append(PendingHook(definition: definition, run: { throw failure }, undo: { _ in disposal.abandon() }))
+        pending.append(PendingHook(definition: definition, run: { throw failure }, undo: { _ in disposal.abandon() }, isFailure: true))
         hasDeferredWork = true
     }
 
@@ -745,8 +747,15 @@ final class ResolutionContext {
     /// taken back (see `abandon`); else the `@LazyInjected` properties first
     /// read in the resolve keep their instances. Callbacks that would run
     /// without end fail the resolve as a cycle (see `endlessCallbacks`).
+    ///
+    /// Inside an async resolve that is still building (a synchronous
+    /// registration an async factory asked for: `asyncParent`), the
+    /// callbacks are handed over to that resolve instead (`handOver`).
     @usableFromInline
     func finish() throws(ResolutionError) {
+        if let asyncParent, !asyncParentHasBuilt, handOver(to: asyncParent) {
+            return
+        }
         finishing = true
         var index = 0
         while index < pending.count {
@@ -776,6 +785,78 @@ final class ResolutionContext {
             store.keep()
         }
         reset()
+    }
+
+    /// Queues this outermost synchronous resolve's callbacks (and the undos
+    /// of what it published) in the async resolve it runs inside, to run
+    /// when that resolve has built its whole graph, as its own async
+    /// registrations' callbacks do: run now, a callback that resolves an
+    /// instance the async resolve is still building (the README's way out
+    /// of a cycle, with the client's factory async) would find it being
+    /// built, a cycle. Each runs then as this finish would have run it
+    /// (`runHandedOver`), with the path it was queued on. If the async
+    /// resolve fails, or a callback before them throws, the undos take back
+    /// what they would have.
+    ///
+    /// False, handing over nothing, when this synchronous resolve fails (an
+    /// instance refused for want of an owner, `deferFailure`: the async
+    /// factory that asked gets the error, as from any synchronous resolve
+    /// that fails), and when `@LazyInjected` properties were first read
+    /// here (kept or forgotten when this resolve succeeds or fails). Then
+    /// the callbacks run now, as an outermost synchronous resolve's.
+    private func handOver(to parent: AsyncFrame) -> Bool {
+        guard lazyStores.isEmpty, !pending.contains(where: \.isFailure) else {
+            return false
+        }
+        // The containers whose graphs the callbacks join, held until they
+        // run: the one this resolve was asked of, which the async factory's
+        // resolver holds, and those of callbacks queued in another's graph,
+        // which `ownGraphs` holds until `reset`.
+        let asked = graphOwner.map { Unmanaged<Container>.fromOpaque($0).takeUnretainedValue() }
+        let above = parent.pathDefinitions
+        let hooks = pending.map { hook in
+            let owner = hook.graph?.owner.map { Unmanaged<Container>.fromOpaque($0).takeUnretainedValue() }
+            return AsyncResolution.HandedOver(definition: hook.definition, run: {
+                try ResolutionContext.current.runHandedOver(hook, in: owner, asked: asked, joining: parent)
+            }, undo: hook.undo.map { undo in { undo(ResolutionContext.current) } }, path: above + hook.path)
+        }
+        guard parent.resolution.adopt(hooks) else {
+            return false
+        }
+        reset()
+        return true
+    }
+
+    /// Runs a callback `handOver` queued in the async resolve `parent`
+    /// belongs to, when that resolve has built its graph: as the finish of an
+    /// outermost resolve of this thread (what its resolves queue runs after
+    /// it, and resolves made without end are a cycle), joined to the async
+    /// resolve as its own callbacks are, with `asked`'s graph the main one
+    /// and, if it was queued in another container's (`owner`), that one
+    /// current. Its undo stays with the async resolve, which runs it if
+    /// this throws.
+    private func runHandedOver(_ hook: PendingHook, in owner: Container?, asked: Container?, joining parent: AsyncFrame) throws(ResolutionError) {
+        let current: OuterGraph?
+        if let owner, owner !== asked {
+            current = (graph(of: owner), Unmanaged.passUnretained(owner).toOpaque())
+        } else {
+            current = nil
+        }
+        let handed = PendingHook(definition: hook.definition, run: hook.run, undo: nil, path: hook.path, graph: current)
+        // Async code does not run inside a synchronous resolve, so the
+        // context of the thread that finishes an async resolve is idle; were
+        // it not, the callback would wait for the resolve in progress.
+        guard isIdle else {
+            pending.append(handed)
+            hasDeferredWork = true
+            return
+        }
+        try joining(parent, callbacks: true) { () throws(ResolutionError) -> Void in
+            graphOwner = asked.map { Unmanaged.passUnretained($0).toOpaque() }
+            pending = [handed]
+            hasDeferredWork = true
+            try finish()
+        }
     }
 
     /// A `.cycle` error when callbacks would run without end: when the

@@ -342,6 +342,10 @@ struct MBQueued {
     }
     var kind: Kind
     var takeBack: MBTakeBack?
+
+    var isRefusal: Bool {
+        if case .refusal = kind { true } else { false }
+    }
 }
 
 struct MBState {
@@ -735,16 +739,22 @@ extension MBState {
 
     /// A synchronous registration asked for by an async factory: Syringe
     /// hands it to its synchronous engine, whose resolve on this thread is
-    /// an outermost one of its own for callbacks: they run when it returns,
-    /// not when the async resolve around it ends (see the report: the
-    /// README says "once the outermost resolve has built the whole graph").
+    /// an outermost one of its own, and which hands what it queued to the
+    /// async resolve around it: the callbacks run when that one has built
+    /// its whole graph. Unless the synchronous part refused an instance for
+    /// want of an owner: then it fails, running what it queued before the
+    /// refusal as an outermost synchronous resolve does.
     mutating func bridged(_ key: MBKey, argument: Int?, from container: Int, context: MBContext) throws(MBModelFailure) -> MBNode {
         let outer = context.queue
         context.queue = []
         do {
             let node = try resolve(key, argument: argument, from: container, async: false, context: context)
-            try finish(context)
-            context.queue = outer
+            if context.queue.contains(where: \.isRefusal) {
+                try finish(context)
+                context.queue = outer
+            } else {
+                context.queue = outer + context.queue
+            }
             return node
         } catch {
             abandon(context)

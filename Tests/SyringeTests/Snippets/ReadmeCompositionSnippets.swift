@@ -3,7 +3,7 @@ import Syringe
 import Testing
 
 /// README "Type forwarding and resolve-all", "Child containers",
-/// "Assemblies" and "Circular dependencies". `Client`, `Server`, `ClientImp`
+/// "Assemblies" and "Circular dependencies" (both examples). `Client`, `Server`, `ClientImp`
 /// and `ServerImp` are the shared fixtures of `Fixtures.swift`.
 @Suite("README: Type forwarding, Child containers, Assemblies, Circular dependencies")
 struct ReadmeCompositionSnippets {
@@ -100,6 +100,20 @@ struct ReadmeCompositionSnippets {
             .onResolved { r, server in server.client = try r.resolve(type: Client.self) }
 
         let client = c.resolve(type: Client.self)
+        client.server.client === client   // true
+
+        #expect(client.server.client === client)
+    }
+
+    @Test("Circular dependencies, the client's factory async")
+    func circularDependenciesHalfAsync() async throws {
+        let c = Container()
+
+        c.register(type: Client.self, in: .graph) { (r: Resolver) async throws in ClientImp(server: try await r.resolve()) as Client }
+        c.register(type: Server.self, in: .graph) { _ in ServerImp() as Server }
+            .onResolved { r, server in server.client = try r.resolve(type: Client.self) }
+
+        let client = try await c.resolveAsync(type: Client.self)
         client.server.client === client   // true
 
         #expect(client.server.client === client)
