@@ -843,9 +843,11 @@ final class ResolutionContext {
             current = nil
         }
         let handed = PendingHook(definition: hook.definition, run: hook.run, undo: nil, path: hook.path, graph: current)
-        // Async code does not run inside a synchronous resolve, so the
-        // context of the thread that finishes an async resolve is idle; were
-        // it not, the callback would wait for the resolve in progress.
+        // A synchronous resolve cannot suspend, so the thread that finishes
+        // an async resolve is not inside one, unless a synchronous factory
+        // ran a run loop that ran the async code (the main thread's, on
+        // Apple platforms): then the callback runs when the resolve in
+        // progress finishes, and the async resolve keeps its undo.
         guard isIdle else {
             pending.append(handed)
             hasDeferredWork = true
