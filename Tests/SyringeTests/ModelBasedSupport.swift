@@ -563,7 +563,12 @@ extension MBState {
             current = containers[current].parent!
         }
         guard copiedKeys[scope]?.contains(key) == true else { return nil }
-        return scoped.first { $0.key.scope == scope && regs[$0.key.reg]!.key == key }?.value
+        // Of a registration `container` sees: the scope also keeps the
+        // instances of its descendants' registrations, under the same keys.
+        return scoped.first { slot, _ in
+            let reg = regs[slot.reg]!
+            return slot.scope == scope && reg.key == key && (reg.container == container || isStrictAncestor(reg.container, of: container))
+        }?.value
     }
 
     mutating func resolveFound(_ regID: Int, holder: Int, argument: Int?, from container: Int, async: Bool,
@@ -1037,7 +1042,11 @@ extension MBState {
             return .bool(lookup(key, from: c) != nil && !chainClosed(c))
         case let .resolveIfRegisteredAsync(c, key):
             guard let (regID, holder) = lookup(key, from: c) else {
-                return chainClosed(c) ? .error([.closed]) : .optional(nil)
+                guard chainClosed(c) else { return .optional(nil) }
+                // As `resolve`: an open scope still returns its copy's instance.
+                guard let instance = copiedInstance(key, from: c) else { return .error([.closed]) }
+                held.append(instance)
+                return .optional(.existing(id: instance))
             }
             let context = MBContext(oracle: oracle)
             do {
