@@ -51,10 +51,7 @@ extension Container {
             do throws(AliasMismatch) {
                 return try convert(instance)
             } catch {
-                let step = step(of: U.self, name: name, forwardingTo: target)
-                throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),
-                                      type: U.self, name: name, argumentTypes: target.argumentTypes,
-                                      path: context.pathText(appending: step))
+                throw incompatible(instance, of: target, as: U.self, name: name, below: context.pathText)
             }
         }
     }
@@ -92,6 +89,15 @@ extension Container {
         TypeName.step(U.self, name: name, argumentTypes: target.argumentTypes)
     }
 
+    /// The error of an alias whose target's `instance` is not of its type,
+    /// on the path `above` the alias (an alias has no frame of its own).
+    private static func incompatible<T, U>(_ instance: T, of target: Definition<T>, as _: U.Type, name: String?,
+                                           below above: [String]) -> ResolutionError {
+        ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),
+                        type: U.self, name: name, argumentTypes: target.argumentTypes,
+                        path: above + [step(of: U.self, name: name, forwardingTo: target)])
+    }
+
     /// The factory of an alias of an async registration: the async engine's
     /// `forwarding(to:in:as:name:)`, with the same containers. On its
     /// resolver's executor, as the engine is: the target's factory decides
@@ -119,10 +125,7 @@ extension Container {
             do throws(AliasMismatch) {
                 return try convert(instance)
             } catch {
-                let step = step(of: U.self, name: name, forwardingTo: target)
-                throw ResolutionError(reason: .incompatibleAlias(instanceType: TypeName.of(Swift.type(of: instance))),
-                                      type: U.self, name: name, argumentTypes: target.argumentTypes,
-                                      path: (resolver.frame?.pathText ?? []) + [step])
+                throw incompatible(instance, of: target, as: U.self, name: name, below: resolver.frame?.pathText ?? [])
             }
         }
     }

@@ -577,7 +577,9 @@ final class AsyncResolution: @unchecked Sendable {
     @exclusivity(unchecked)
     private var ended = false
 
-    private struct Pending {
+    /// A queued callback (or an undo, or both): this resolve's own, or one
+    /// a synchronous resolve inside it handed over (`adopt`).
+    struct Pending {
         let definition: AnyDefinition
         let run: () throws -> Void
         let undo: (() -> Void)?
@@ -864,21 +866,13 @@ final class AsyncResolution: @unchecked Sendable {
         }
     }
 
-    /// A callback (or an undo) a synchronous resolve inside this one queued
-    /// (`ResolutionContext.handOver`).
-    struct HandedOver {
-        let definition: AnyDefinition
-        let run: () throws -> Void
-        let undo: (() -> Void)?
-        let path: [AnyDefinition]
-    }
-
-    /// Queues `hooks` after those queued so far; false, queueing nothing,
-    /// once the resolve has ended.
-    func adopt(_ hooks: [HandedOver]) -> Bool {
+    /// Queues `hooks`, which a synchronous resolve inside this one queued
+    /// (`ResolutionContext.handOver`), after those queued so far; false,
+    /// queueing nothing, once the resolve has ended.
+    func adopt(_ hooks: [Pending]) -> Bool {
         lock.withLock {
             guard !ended else { return false }
-            pending.append(contentsOf: hooks.map { Pending(definition: $0.definition, run: $0.run, undo: $0.undo, path: $0.path) })
+            pending.append(contentsOf: hooks)
             return true
         }
     }

@@ -816,7 +816,7 @@ final class ResolutionContext {
         let above = parent.pathDefinitions
         let hooks = pending.map { hook in
             let owner = hook.graph?.owner.map { Unmanaged<Container>.fromOpaque($0).takeUnretainedValue() }
-            return AsyncResolution.HandedOver(definition: hook.definition, run: {
+            return AsyncResolution.Pending(definition: hook.definition, run: {
                 try ResolutionContext.current.runHandedOver(hook, in: owner, asked: asked, joining: parent)
             }, undo: hook.undo.map { undo in { undo(ResolutionContext.current) } }, path: above + hook.path)
         }
