@@ -22,7 +22,11 @@ public import CSyringeTable
 /// to that factory's frame (see `Resolver.containerReference`).
 extension Container {
     /// What the lookup that starts an async resolve found: an existing
-    /// `.shared` instance, or the definition to produce one from.
+    /// `.shared` instance, or the definition to produce one from, retained
+    /// for the caller, which takes it with `takeRetainedValue()`. (As a
+    /// strong payload, the definition was released after the factory's
+    /// call through the enum's outlined destroy, about 15 instructions per
+    /// level of an async chain more than a release of its own.)
     ///
     /// The holder is not retained: it is the container asked or one of its
     /// ancestors, which that container holds (`parent` is a `let`), and the
@@ -32,12 +36,13 @@ extension Container {
     @usableFromInline
     enum AsyncStart<T> {
         case instance(T)
-        case definition(Definition<T>, holder: Unmanaged<Container>)
+        case definition(Unmanaged<Definition<T>>, holder: Unmanaged<Container>)
     }
 
     /// Finds the key, inside a read-side section; nil when it is registered
     /// nowhere in the chain.
     @inlinable
+    @inline(__always)
     func startAsync<T>(_ type: T.Type, name: String?, signature: UnsafeRawPointer) -> AsyncStart<T>? {
         let section = syr_read_enter()
         defer { syr_read_exit(section) }
@@ -51,7 +56,7 @@ extension Container {
         if let instance = definition._withUnsafeGuaranteedRef({ $0.sharedInstance() }), !syr_observed() {
             return .instance(instance)
         }
-        return .definition(definition.takeUnretainedValue(), holder: located.holder)
+        return .definition(definition.retain(), holder: located.holder)
     }
 
     /// Produces an instance of `definition`, held by `holder`, for an async
@@ -94,17 +99,19 @@ extension Container {
         }
         // As in `produceAsyncUnobserved`: the lookup's reference to the
         // definition and the caller's to `self` are lent to the frame, which
-        // moves into the resolver.
-        let container = Unmanaged.passUnretained(self)
-        let resolver = Resolver(lentBy: try AsyncFrame.enter(definition, parent: nil, lending: container))
+        // moves into the resolver. The resolve ends when the frame is left,
+        // after the resolver is gone: a frame nothing else holds then, and
+        // without callbacks or `.graph` instances, needs no end of its own
+        // (see `AsyncFrame.leave`).
+        let resolver = Resolver(lentBy: try definition.enterAsyncFrame(below: nil, lending: .passUnretained(self)))
         let instance: T
         do throws(ResolutionError) {
-            instance = try await Self.constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
+            instance = try await Self.constructAsync(definition, resolver: resolver, arguments: arguments)
         } catch {
-            AsyncFrame.recycle(consume resolver, lentBy: definition)
+            resolver.leaveFrameFailed(lentBy: definition)
             throw error
         }
-        AsyncFrame.recycle(consume resolver, lentBy: definition)
+        try resolver.leaveFrame(lentBy: definition)
         return instance
     }
 
@@ -156,7 +163,15 @@ extension Container {
     @inlinable
     @inline(__always)
     nonisolated(nonsending) static func produceNewAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        let resolver = Resolver(lentBy: try AsyncFrame.enter(definition, parent: parent, lending: container))
+        try await constructNewAsync(definition, resolver: Resolver(lentBy: try definition.enterAsyncFrame(below: parent, lending: container)),
+                                    arguments: arguments)
+    }
+
+    /// `produceNewAsync` once its frame is entered, into `resolver`: the
+    /// factory's call, then the frame's `recycle`, on every path.
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending) static func constructNewAsync<T>(_ definition: Definition<T>, resolver: consuming Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
         let instance: T
         do throws(ResolutionError) {
             instance = resolver.frame.unsafelyUnwrapped.isNested
@@ -165,10 +180,10 @@ extension Container {
                 // was part of has ended.
                 : try await constructOutermostAsync(definition, arguments: arguments, resolver: resolver)
         } catch {
-            AsyncFrame.recycle(consume resolver, lentBy: definition)
+            resolver.recycleFrame(lentBy: definition)
             throw error
         }
-        AsyncFrame.recycle(consume resolver, lentBy: definition)
+        resolver.recycleFrame(lentBy: definition)
         return instance
     }
 
@@ -248,7 +263,7 @@ extension Container {
         let creations = context.creations
         defer {
             if context.creations != creations {
-                Container.markCreationIfObserved()
+                ObservedCreation.markIfObserved()
             }
         }
         return try context.joining(parent) { () throws(ResolutionError) -> T in
@@ -267,14 +282,6 @@ extension Container {
     @inlinable
     @inline(never)
     nonisolated(nonsending) static func constructOutermostAsync<T>(_ definition: Definition<T>, arguments: UnsafeRawPointer, resolver: Resolver) async throws(ResolutionError) -> T {
-        try await constructAndEndAsync(definition, resolver: resolver, arguments: arguments)
-    }
-
-    /// `constructAsync` in the outermost frame, then the end of its resolve:
-    /// its deferred callbacks run, or what it published is taken back.
-    @inlinable
-    @inline(__always)
-    nonisolated(nonsending) static func constructAndEndAsync<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
         let instance: T
         do throws(ResolutionError) {
             instance = try await constructAsync(definition, resolver: resolver, arguments: arguments)
@@ -367,33 +374,11 @@ extension Container {
     @inline(__always)
     nonisolated(nonsending) static func constructAsync<T>(_ definition: Definition<T>, resolver: Resolver, arguments: UnsafeRawPointer) async throws(ResolutionError) -> T {
         let instance = try await callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: resolver.frame)
-        Container.markCreationIfObserved()
+        ObservedCreation.markIfObserved()
         if let hooks = definition.hooksInSection() {
-            try applyHooks(hooks, to: instance, of: definition, resolver: resolver)
+            try resolver.applyHooks(hooks, to: instance, of: definition)
         }
         return instance
-    }
-
-    /// A new `.new` or `.graph` instance's hooks, out of line; `resolver`
-    /// is the one its factory was given, of the container asked.
-    @usableFromInline
-    static func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>, resolver: Resolver) throws(ResolutionError) {
-        let frame = resolver.frame.unsafelyUnwrapped
-        // Before the callbacks are queued: a refused instance gets none, so
-        // that a factory that catches the failure and goes on leaves no
-        // callback to run on it. It is disposed at once: it is thrown away
-        // here, never returned (see `Container.trackForDisposal`).
-        if hooks.hasDisposers,
-           let refused = resolver.container.trackForDisposal(instance, of: definition, path: frame.pathText,
-                                                              captor: frame.innermostSingleton) {
-            refused.disposal.abandon()
-            throw refused.failure
-        }
-        // Asked here, not only in `deferCallbacks`: the resolution is made
-        // on first use, an allocation hooks with only disposers never need.
-        if hooks.hasCallbacks {
-            try frame.resolution.deferCallbacks(hooks, of: definition, resolver: resolver, instance: instance, undo: nil)
-        }
     }
 
     /// Calls the async factory, turning what it throws into a `ResolutionError`.
@@ -439,15 +424,15 @@ extension Container {
     @inline(__always)
     nonisolated(nonsending) static func createSharedAsync<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?,
                                                              ownGraph: Bool) async throws(ResolutionError) -> InstanceBox {
-        let resolver = Resolver(lentBy: try AsyncFrame.enter(definition, parent: parent, lending: holder))
+        let resolver = Resolver(lentBy: try definition.enterAsyncFrame(below: parent, lending: holder))
         let box: InstanceBox
         do throws(ResolutionError) {
             box = try await existingOrMadeShared(definition, holder: holder, arguments: arguments, resolver: resolver, ownGraph: ownGraph)
         } catch {
-            AsyncFrame.leaveFailed(consume resolver, lentBy: definition)
+            resolver.leaveFrameFailed(lentBy: definition)
             throw error
         }
-        try AsyncFrame.leave(consume resolver, lentBy: definition)
+        try resolver.leaveFrame(lentBy: definition)
         return box
     }
 
@@ -511,7 +496,7 @@ extension Container {
     @inline(never)
     private static func publishMadeShared<T>(_ instance: T, of definition: Definition<T>, holder: Unmanaged<Container>, resolver: Resolver, frame: AsyncFrame,
                                              queuedBefore: Int) throws(ResolutionError) -> InstanceBox {
-        Container.markCreationIfObserved()
+        ObservedCreation.markIfObserved()
         guard let made = definition.publishSharedBox(instance) else {
             // A synchronous creator published first.
             if let published = definition.sharedBoxInSection() {
@@ -626,7 +611,7 @@ extension Container {
             frame.buildInGraph(of: holder)   // see `makeShared`
         }
         let instance = try await Self.callAsyncFactory(definition, resolver: resolver, arguments: arguments, frame: frame)
-        Container.markCreationIfObserved()
+        ObservedCreation.markIfObserved()
         let (kept, created) = try definition.storeWeakInstance(instance)
         guard let created else {
             return kept   // a synchronous creator stored one first, or it is not a reference
@@ -719,5 +704,64 @@ extension Definition {
             box.store(instance)
             return (instance, box.storedObject)
         }
+    }
+}
+
+extension Resolver {
+    /// A new `.new` or `.graph` instance's hooks, out of line; this is the
+    /// resolver its factory was given, of the container asked. A method of
+    /// the resolver, not a static one of `Container`: the factories' code,
+    /// inlined into the caller's module, then needs no class metadata
+    /// after its await.
+    @usableFromInline
+    func applyHooks<T>(_ hooks: Hooks<T>, to instance: T, of definition: Definition<T>) throws(ResolutionError) {
+        let frame = self.frame.unsafelyUnwrapped
+        // Before the callbacks are queued: a refused instance gets none, so
+        // that a factory that catches the failure and goes on leaves no
+        // callback to run on it. It is disposed at once: it is thrown away
+        // here, never returned (see `Container.trackForDisposal`).
+        if hooks.hasDisposers,
+           let refused = container.trackForDisposal(instance, of: definition, path: frame.pathText,
+                                                     captor: frame.innermostSingleton) {
+            refused.disposal.abandon()
+            throw refused.failure
+        }
+        // Asked here, not only in `deferCallbacks`: the resolution is made
+        // on first use, an allocation hooks with only disposers never need.
+        if hooks.hasCallbacks {
+            try frame.resolution.deferCallbacks(hooks, of: definition, resolver: self, instance: instance, undo: nil)
+        }
+    }
+}
+
+extension AnyDefinition {
+    /// `AsyncFrame.enter(self, parent: parent, lending: container)`, for
+    /// the engine's paths inlined into the caller's module. A method of
+    /// the registration rather than the frame's static method, which code
+    /// there called through a thunk, with the class's metadata fetched for
+    /// it, about 14 instructions per level of an async chain (an
+    /// initialiser of `Resolver` has a thunk too, for its metatype). The
+    /// caller makes the resolver (`Resolver(lentBy:)`), so that its code
+    /// knows the resolver holds no container of its own.
+    @usableFromInline
+    func enterAsyncFrame(below parent: AsyncFrame?, lending container: Unmanaged<Container>) throws(ResolutionError) -> AsyncFrame {
+        try AsyncFrame.enter(self, parent: parent, lending: container)
+    }
+
+    /// `enterAsyncFrame`, for the resolve of an async factory
+    /// (`Container.resolveAsyncFromFactory`), if this registration can be
+    /// built on its fast path: an async `.new` one, unobserved, asked of a
+    /// container that is not closed; nil otherwise, with no frame entered.
+    /// The checks are made here, out of line, rather than in the code each
+    /// `try await r.resolve()` inlines: Swift inlines an
+    /// `@inline(__always)` function into one that is already large only
+    /// if it has at most 64 basic blocks, and a factory's second resolve
+    /// was otherwise left as a call, with a task frame of its own.
+    @usableFromInline
+    func enterFrameIfNewAsync(below parent: AsyncFrame?, lending container: Unmanaged<Container>) throws(ResolutionError) -> AsyncFrame? {
+        guard !syr_observed(), isAsync, kind == .new, !container.withBorrowed({ $0.isClosedOnChainNow }) else {
+            return nil
+        }
+        return try AsyncFrame.enter(self, parent: parent, lending: container)
     }
 }

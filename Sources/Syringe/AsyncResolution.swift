@@ -167,7 +167,7 @@ final class AsyncFrame: @unchecked Sendable {
     /// parent it was entered with are still held by the caller. A pooled
     /// frame keeps nothing alive. Saves the allocation and the freeing of a
     /// frame at every level of an async resolve.
-    @usableFromInline
+    @inline(__always)
     static func recycle(_ frame: consuming AsyncFrame) {
         var frame = consume frame
         guard isKnownUniquelyReferenced(&frame) else {
@@ -189,7 +189,27 @@ final class AsyncFrame: @unchecked Sendable {
     /// Ends the engine call of `frame`, whose instance was built, and
     /// `recycle`s it. For the outermost frame, first ends the resolve: its
     /// deferred callbacks run, and may throw.
+    @inline(__always)
     static func leave(_ frame: consuming AsyncFrame) throws(ResolutionError) {
+        var frame = consume frame
+        if !frame.isNested, isKnownUniquelyReferenced(&frame) {
+            // Nothing else holds the outermost frame: no resolver a factory
+            // kept, no frame below it that outlived its call, no claim or
+            // queued callback (each holds a reference). So nothing can make
+            // its resolution from now on, or ask whether its resolve has
+            // ended, and without a resolution there is nothing to finish:
+            // the frame goes back to the pool as `recycle` would give it,
+            // without `end()`, whose sequentially consistent store is a
+            // locked instruction on every async resolve. The fence is
+            // `recycle`'s: a resolution made by a task that dropped the
+            // last other reference just now is seen.
+            atomicMemoryFence(ordering: .acquiring)
+            if frame.lazyResolution.load(ordering: .relaxed) == 0 {
+                frame.releaseHeld()
+                AsyncFramePool.give(consume frame)
+                return
+            }
+        }
         var failure: ResolutionError? = nil
         if !frame.isNested {
             do throws(ResolutionError) {
@@ -214,36 +234,32 @@ final class AsyncFrame: @unchecked Sendable {
         recycle(consume frame)
     }
 
-    /// `leave` for the frame of `resolver`, made with `Resolver(lentBy:)`:
-    /// the resolver's references go first (see `frame(releasing:)`).
-    static func leave(_ resolver: consuming Resolver, lentBy registration: AnyDefinition) throws(ResolutionError) {
-        try leave(frame(releasing: resolver))
-    }
-
-    /// `leaveFailed` for the frame of `resolver`, made with `Resolver(lentBy:)`.
-    static func leaveFailed(_ resolver: consuming Resolver, lentBy registration: AnyDefinition) {
-        leaveFailed(frame(releasing: resolver))
-    }
-
-    /// `recycle` for the frame of `resolver`, a resolver made for it that
-    /// held its only reference besides any a factory kept. `registration`,
-    /// the one the frame was entered with, is taken only to be held until
-    /// the frame has been recycled: the caller's reference is the one the
-    /// frame borrows, and a consumed parameter's may otherwise be released
-    /// as soon as it was last used.
+    /// `recycle`, `leave` and `leaveFailed` for a frame lent `registration`,
+    /// the one it was entered with, by the engine's code inlined into the
+    /// caller's module (see `Resolver.recycleFrame(lentBy:)`). Methods of
+    /// the frame rather than static ones, which that code called through a
+    /// thunk. `registration` is held until the frame has been recycled:
+    /// the caller's reference is the one the frame borrows, and a
+    /// consumed parameter's may otherwise be released as soon as it was
+    /// last used.
     @usableFromInline
-    static func recycle(_ resolver: consuming Resolver, lentBy registration: AnyDefinition) {
-        recycle(frame(releasing: resolver))
+    consuming func recycle(lentBy registration: AnyDefinition) {
+        Self.recycle(self)
+        withExtendedLifetime(registration) {}
     }
 
-    /// The frame of `resolver`, made for it with `Resolver(lentBy:)`, with
-    /// the resolver's references gone first, so that a frame held by
-    /// nothing else is seen as unique.
-    @inline(__always)
-    private static func frame(releasing resolver: consuming Resolver) -> AsyncFrame {
-        let frame = resolver.frame.unsafelyUnwrapped
-        _ = consume resolver
-        return frame
+    /// See `recycle(lentBy:)`.
+    @usableFromInline
+    consuming func leave(lentBy registration: AnyDefinition) throws(ResolutionError) {
+        defer { withExtendedLifetime(registration) {} }
+        try Self.leave(self)
+    }
+
+    /// See `recycle(lentBy:)`.
+    @usableFromInline
+    consuming func leaveFailed(lentBy registration: AnyDefinition) {
+        Self.leaveFailed(self)
+        withExtendedLifetime(registration) {}
     }
 
     /// Retains what the frame's engine call lent it, for a frame that
@@ -431,7 +447,7 @@ final class AsyncFrame: @unchecked Sendable {
     /// (the container of a resolver made with `Resolver.init(lentBy:)`,
     /// if any): it holds them until it passes the frame to `recycle`, which
     /// it does on every path.
-    @usableFromInline
+    @inline(__always)
     static func enter(_ definition: AnyDefinition, parent: AsyncFrame?, lending container: Unmanaged<Container>? = nil) throws(ResolutionError) -> AsyncFrame {
         // Passed on unwrapped rather than bound (`if let`): the binding was
         // a copy, a retain and a release per level.
@@ -536,6 +552,44 @@ final class AsyncFrame: @unchecked Sendable {
             return error
         }
         return definition.error(.factoryFailed(error), path: pathText)
+    }
+}
+
+extension Resolver {
+    /// Ends the engine call of this resolver's frame, made for it with
+    /// `Resolver(lentBy:)`: `AsyncFrame.recycle`.
+    /// The resolver's references go first, so that a frame held by nothing
+    /// else is seen as unique. Inlined: the resolver holds no container
+    /// (`owner` is nil), which the caller's code knows and a call would not.
+    @inlinable
+    @inline(__always)
+    consuming func recycleFrame(lentBy registration: AnyDefinition) {
+        releasingFrame().recycle(lentBy: registration)
+    }
+
+    /// `recycleFrame`, with `AsyncFrame.leave`: for the outermost frame,
+    /// its resolve ends too.
+    @inlinable
+    @inline(__always)
+    consuming func leaveFrame(lentBy registration: AnyDefinition) throws(ResolutionError) {
+        try releasingFrame().leave(lentBy: registration)
+    }
+
+    /// `recycleFrame`, with `AsyncFrame.leaveFailed`: for the outermost
+    /// frame, what its resolve published is taken back.
+    @inlinable
+    @inline(__always)
+    consuming func leaveFrameFailed(lentBy registration: AnyDefinition) {
+        releasingFrame().leaveFailed(lentBy: registration)
+    }
+
+    /// This resolver's frame, the resolver gone.
+    @inlinable
+    @inline(__always)
+    consuming func releasingFrame() -> AsyncFrame {
+        let frame = self.frame.unsafelyUnwrapped
+        _ = consume self
+        return frame
     }
 }
 

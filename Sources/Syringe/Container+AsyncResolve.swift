@@ -82,7 +82,8 @@ extension Container {
         switch startAsync(T.self, name: name, signature: signature) {
         case .instance(let instance)?:
             return instance
-        case .definition(let definition, let holder)?:
+        case .definition(let retained, let holder)?:
+            let definition = retained.takeRetainedValue()
             // On the heap: the tuple must outlive suspensions, which a
             // `withUnsafePointer` body cannot contain.
             let tuple = UnsafeMutablePointer<(repeat each Argument)>.allocate(capacity: 1)
@@ -107,7 +108,8 @@ extension Container {
         switch startAsync(T.self, name: name, signature: NoArguments.identity) {
         case .instance(let instance)?:
             return instance
-        case .definition(let definition, let holder)?:
+        case .definition(let retained, let holder)?:
+            let definition = retained.takeRetainedValue()
             // `parent` is a literal nil in `resolveAsync`, where this is inlined.
             guard let parent else {
                 return try await produceAsyncOutermost(definition, holder: holder, arguments: Container.noArguments)
@@ -124,8 +126,16 @@ extension Container {
     /// `resolveAsync(type:name:parent:)` for an async factory's `Resolver`,
     /// inlined into the factory: an existing instance is returned, and an
     /// async `.new` registration's factory is called, from the asking
-    /// factory's own frame (`produceNewAsync`); everything else is one call
-    /// out of line (`produceAsyncOutOfLine`).
+    /// factory's own frame (`enterFrameIfNewAsync`, `constructNewAsync`);
+    /// everything else is one call out of line (`produceAsyncOutOfLine`).
+    ///
+    /// Kept under 64 basic blocks, inlined code included: Swift inlines an
+    /// `@inline(__always)` function into a caller that already has 64 or
+    /// more (a factory that has inlined one resolve) only below that, and
+    /// otherwise calls it, a task frame and about 100 instructions more per
+    /// resolve. About 59 now (`swiftc -emit-sil -O` on a factory with two
+    /// resolves: 118 blocks), which is why the fast path's checks are made
+    /// out of line, in `enterFrameIfNewAsync`.
     ///
     /// Inlined, it runs on the factory's executor: a trailing-closure
     /// factory (`nonisolated(nonsending)`) runs on its resolver's, with no
@@ -133,8 +143,8 @@ extension Container {
     /// global executor before this synchronous code, about 75 instructions,
     /// which is still less than the frame from the task's allocator the
     /// call this was, out of line, took at every level of an async graph
-    /// (about 120 with its deallocation). Each `try await r.resolve()` in an
-    /// async factory is about 2.4 KB of code.
+    /// (about 120 with its deallocation). A factory with one
+    /// `try await r.resolve()` is about 3.4 KB of code.
     ///
     /// Static, `container` unretained: the resolver that asks holds it, or
     /// its frame's engine call does (see `Resolver.containerReference`).
@@ -144,11 +154,12 @@ extension Container {
         switch container.withBorrowed({ $0.startAsync(T.self, name: name, signature: NoArguments.identity) }) {
         case .instance(let instance)?:
             return instance
-        case .definition(let definition, let holder)?:
-            guard !syr_observed(), definition.isAsync, definition.kind == .new, !container.withBorrowed({ $0.isClosedOnChainNow }) else {
+        case .definition(let retained, let holder)?:
+            let definition = retained.takeRetainedValue()
+            guard let frame = try definition.enterFrameIfNewAsync(below: parent, lending: container) else {
                 return try await produceAsyncOutOfLine(definition, in: container, holder: holder, arguments: Container.noArguments, parent: parent)
             }
-            return try await produceNewAsync(definition, in: container, arguments: Container.noArguments, parent: parent)
+            return try await constructNewAsync(definition, resolver: Resolver(lentBy: consume frame), arguments: Container.noArguments)
         case nil:
             throw container.withBorrowed { $0.notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent) }
         }

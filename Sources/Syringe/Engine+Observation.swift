@@ -89,24 +89,6 @@ extension Container {
         context.deliver(event, to: observation)
     }
 
-    /// Tells the observed async resolve in progress in this task, if
-    /// anything observes, that it created its instance. The flag first:
-    /// reading the task-local cost every creation about 120 instructions,
-    /// observed or not.
-    @inlinable
-    @inline(__always)
-    static func markCreationIfObserved() {
-        if syr_observed() {
-            markObservedCreation()
-        }
-    }
-
-    /// `markCreationIfObserved` once something observes.
-    @usableFromInline
-    static func markObservedCreation() {
-        Observation.current?.markCreated()
-    }
-
     /// `produceAsync` while something observes. A synchronous registration is
     /// reported by the synchronous engine it is handed to, not here.
     @usableFromInline
@@ -163,5 +145,31 @@ extension Result {
             return error
         }
         return nil
+    }
+}
+
+/// Marks an observed async resolve's creations (see `Observation.markCreated`).
+/// A caseless enum rather than static methods of `Container`: a static
+/// method of a class takes the class's metadata, which the async engine's
+/// code inlined into a factory fetched before each factory call to keep
+/// across its await.
+@usableFromInline
+enum ObservedCreation {
+    /// Tells the observed async resolve in progress in this task, if
+    /// anything observes, that it created its instance. The flag first:
+    /// reading the task-local cost every creation about 120 instructions,
+    /// observed or not.
+    @inlinable
+    @inline(__always)
+    static func markIfObserved() {
+        if syr_observed() {
+            mark()
+        }
+    }
+
+    /// `markIfObserved` once something observes.
+    @usableFromInline
+    static func mark() {
+        Observation.current?.markCreated()
     }
 }

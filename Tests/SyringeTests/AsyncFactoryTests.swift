@@ -461,6 +461,33 @@ struct AsyncFactoryTests {
         kept.withLock { $0 = nil }
     }
 
+    @Test("a resolver kept by an outermost factory with no callbacks or graph still ends its resolve")
+    func keptResolverOfPlainOutermostFactory() async throws {
+        // The outermost frame of such a resolve has nothing to finish, and
+        // goes straight back to its pool when nothing else holds it. Here
+        // the kept resolver holds it: its resolve must still end, or the
+        // resolves made through the resolver later would run below a frame
+        // still building the same registration (a false cycle), or below a
+        // frame another resolve took from the pool.
+        let kept = Locked<Resolver?>(nil)
+        let counter = Counter()
+        let c = Container()
+        c.register(type: Tracked.self, in: .new) { (r: Resolver) async in
+            kept.withLock { $0 = r }
+            return Tracked(counter)
+        }
+        let first = try await c.resolveAsync(type: Tracked.self)
+        let resolver = try #require(kept.withLock { $0 })
+        // Other resolves take and give back frames meanwhile.
+        for _ in 0..<10 {
+            _ = try await c.resolveAsync(type: Tracked.self)
+        }
+        let again = try await resolver.resolve(type: Tracked.self)
+        #expect(again !== first)
+        #expect(counter.created == 12)
+        kept.withLock { $0 = nil }
+    }
+
     @Test("resolvers kept past their resolves, their registrations replaced, resolve from other tasks")
     func keptResolversOutliveTheirRegistrations() async throws {
         let kept = Locked<[Resolver]>([])
