@@ -103,7 +103,8 @@ extension Container {
         // after the resolver is gone: a frame nothing else holds then, and
         // without callbacks or `.graph` instances, needs no end of its own
         // (see `AsyncFrame.leave`).
-        let resolver = Resolver(lentBy: try definition.enterAsyncFrame(below: nil, lending: .passUnretained(self)))
+        let container = Unmanaged.passUnretained(self)
+        let resolver = Resolver(lentBy: try definition.enterAsyncFrame(below: nil, lending: container), container: container)
         let instance: T
         do throws(ResolutionError) {
             instance = try await Self.constructAsync(definition, resolver: resolver, arguments: arguments)
@@ -163,7 +164,7 @@ extension Container {
     @inlinable
     @inline(__always)
     nonisolated(nonsending) static func produceNewAsync<T>(_ definition: Definition<T>, in container: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?) async throws(ResolutionError) -> T {
-        try await constructNewAsync(definition, resolver: Resolver(lentBy: try definition.enterAsyncFrame(below: parent, lending: container)),
+        try await constructNewAsync(definition, resolver: Resolver(lentBy: try definition.enterAsyncFrame(below: parent, lending: container), container: container),
                                     arguments: arguments)
     }
 
@@ -424,7 +425,7 @@ extension Container {
     @inline(__always)
     nonisolated(nonsending) static func createSharedAsync<T>(_ definition: Definition<T>, holder: Unmanaged<Container>, arguments: UnsafeRawPointer, parent: AsyncFrame?,
                                                              ownGraph: Bool) async throws(ResolutionError) -> InstanceBox {
-        let resolver = Resolver(lentBy: try definition.enterAsyncFrame(below: parent, lending: holder))
+        let resolver = Resolver(lentBy: try definition.enterAsyncFrame(below: parent, lending: holder), container: holder)
         let box: InstanceBox
         do throws(ResolutionError) {
             box = try await existingOrMadeShared(definition, holder: holder, arguments: arguments, resolver: resolver, ownGraph: ownGraph)

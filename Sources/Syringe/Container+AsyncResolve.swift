@@ -159,7 +159,8 @@ extension Container {
             guard let frame = try definition.enterFrameIfNewAsync(below: parent, lending: container) else {
                 return try await produceAsyncOutOfLine(definition, in: container, holder: holder, arguments: Container.noArguments, parent: parent)
             }
-            return try await constructNewAsync(definition, resolver: Resolver(lentBy: consume frame), arguments: Container.noArguments)
+            return try await constructNewAsync(definition, resolver: Resolver(lentBy: consume frame, container: container),
+                                             arguments: Container.noArguments)
         case nil:
             throw container.withBorrowed { $0.notRegistered(T.self, name: name, signature: NoArguments.identity, argumentTypes: [], asyncParent: parent) }
         }

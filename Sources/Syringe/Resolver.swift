@@ -52,11 +52,13 @@ public struct Resolver: Sendable {
     }
 
     /// A resolver for `frame`'s factory that does not hold its container:
-    /// `frame` does, lent it when it was entered
-    /// (`AsyncFrame.enter(_:parent:lending:)`).
+    /// `frame` does, lent `container` when it was entered
+    /// (`AsyncFrame.enter(_:parent:lending:)`). Passed rather than read
+    /// back from the frame: a load, and an optional's check, less in the
+    /// code each async resolve inlines.
     @inlinable
-    init(lentBy frame: consuming AsyncFrame) {
-        self.containerReference = frame.containerReference.unsafelyUnwrapped
+    init(lentBy frame: consuming AsyncFrame, container: Unmanaged<Container>) {
+        self.containerReference = container
         self.owner = nil
         self.frame = frame
     }

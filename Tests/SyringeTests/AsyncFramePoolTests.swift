@@ -85,7 +85,7 @@ struct AsyncFramePoolTests {
             // the call that made it runs.
             let parent = try AsyncFrame.enter(outer.definition, parent: nil)
             let child = try AsyncFrame.enter(inner.definition, parent: parent, lending: .passUnretained(c))
-            kept = Resolver(lentBy: child)
+            kept = Resolver(lentBy: child, container: .passUnretained(c))
             AsyncFrame.recycle(consume child)
             AsyncFrame.recycle(consume parent)
             #expect(Self.drain() == 0, "a frame the kept one needs was pooled")
