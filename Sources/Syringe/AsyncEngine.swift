@@ -109,10 +109,10 @@ extension Container {
         do throws(ResolutionError) {
             instance = try await Self.constructAsync(definition, resolver: resolver, arguments: arguments)
         } catch {
-            resolver.leaveFrameFailed(lentBy: definition)
+            (consume resolver).leaveFrameFailed(lentBy: definition)
             throw error
         }
-        try resolver.leaveFrame(lentBy: definition)
+        try (consume resolver).leaveFrame(lentBy: definition)
         return instance
     }
 
@@ -153,8 +153,9 @@ extension Container {
 
     /// An async `.new` registration's instance, which nothing observes, from
     /// a container that was not closed: `produceAsyncUnobserved`'s fast
-    /// path, and the one a factory's `try await r.resolve()` inlines
-    /// (`resolveAsyncFromFactory`).
+    /// path. A factory's `try await r.resolve()` inlines its two halves
+    /// with its checks out of line (`resolveAsyncFromFactory`:
+    /// `AnyDefinition.enterFrameIfNewAsync`, then `constructNewAsync`).
     ///
     /// The new frame borrows the definition, `parent` and the container
     /// (which the caller holds) and moves into its factory's resolver;
@@ -430,10 +431,10 @@ extension Container {
         do throws(ResolutionError) {
             box = try await existingOrMadeShared(definition, holder: holder, arguments: arguments, resolver: resolver, ownGraph: ownGraph)
         } catch {
-            resolver.leaveFrameFailed(lentBy: definition)
+            (consume resolver).leaveFrameFailed(lentBy: definition)
             throw error
         }
-        try resolver.leaveFrame(lentBy: definition)
+        try (consume resolver).leaveFrame(lentBy: definition)
         return box
     }
 
@@ -742,7 +743,7 @@ extension AnyDefinition {
     /// there called through a thunk, with the class's metadata fetched for
     /// it, about 14 instructions per level of an async chain (an
     /// initialiser of `Resolver` has a thunk too, for its metatype). The
-    /// caller makes the resolver (`Resolver(lentBy:)`), so that its code
+    /// caller makes the resolver (`Resolver(lentBy:container:)`), so that its code
     /// knows the resolver holds no container of its own.
     @usableFromInline
     func enterAsyncFrame(below parent: AsyncFrame?, lending container: Unmanaged<Container>) throws(ResolutionError) -> AsyncFrame {
@@ -753,7 +754,8 @@ extension AnyDefinition {
     /// (`Container.resolveAsyncFromFactory`), if this registration can be
     /// built on its fast path: an async `.new` one, unobserved, asked of a
     /// container that is not closed; nil otherwise, with no frame entered.
-    /// The checks are made here, out of line, rather than in the code each
+    /// Throws what `AsyncFrame.enter` throws: a cycle, or a path deeper
+    /// than the synchronous engine allows. The checks are made here, out of line, rather than in the code each
     /// `try await r.resolve()` inlines: Swift inlines an
     /// `@inline(__always)` function into one that is already large only
     /// if it has at most 64 basic blocks, and a factory's second resolve

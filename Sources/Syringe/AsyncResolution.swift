@@ -60,7 +60,7 @@ final class AsyncFrame: @unchecked Sendable {
     @usableFromInline
     let parentAddress = Atomic<UInt>(0)
     /// The container lent to the resolver made for this frame's factory
-    /// (`Resolver.init(lentBy:)`), nil if that resolver holds its own.
+    /// (`Resolver.init(lentBy:container:)`), nil if that resolver holds its own.
     /// Lent or held as `definitionReference` is: the engine call that made
     /// the frame holds the container (its caller's resolver, or the caller
     /// of the outermost resolve, does).
@@ -194,8 +194,10 @@ final class AsyncFrame: @unchecked Sendable {
         var frame = consume frame
         if !frame.isNested, isKnownUniquelyReferenced(&frame) {
             // Nothing else holds the outermost frame: no resolver a factory
-            // kept, no frame below it that outlived its call, no claim or
-            // queued callback (each holds a reference). So nothing can make
+            // kept, no frame below it that outlived its call, no task
+            // waiting on a claim it took, no queued callback (each holds a
+            // reference; a registration's claim word, which does not, was
+            // released when its creation ended). So nothing can make
             // its resolution from now on, or ask whether its resolve has
             // ended, and without a resolution there is nothing to finish:
             // the frame goes back to the pool as `recycle` would give it,
@@ -238,10 +240,11 @@ final class AsyncFrame: @unchecked Sendable {
     /// the one it was entered with, by the engine's code inlined into the
     /// caller's module (see `Resolver.recycleFrame(lentBy:)`). Methods of
     /// the frame rather than static ones, which that code called through a
-    /// thunk. `registration` is held until the frame has been recycled:
-    /// the caller's reference is the one the frame borrows, and a
-    /// consumed parameter's may otherwise be released as soon as it was
-    /// last used.
+    /// thunk. `registration` is borrowed, so the caller keeps the reference
+    /// the frame was lent until the frame has been recycled; the
+    /// `withExtendedLifetime` marks it used, so that function signature
+    /// optimisation does not drop it and leave these entry points as
+    /// thunks to bodies without it.
     @usableFromInline
     consuming func recycle(lentBy registration: AnyDefinition) {
         Self.recycle(self)
@@ -444,7 +447,7 @@ final class AsyncFrame: @unchecked Sendable {
     /// synchronous engine (`ResolutionContext.enterNested`).
     ///
     /// The caller lends the frame `definition`, `parent` and `container`
-    /// (the container of a resolver made with `Resolver.init(lentBy:)`,
+    /// (the container of a resolver made with `Resolver.init(lentBy:container:)`,
     /// if any): it holds them until it passes the frame to `recycle`, which
     /// it does on every path.
     @inline(__always)
@@ -557,7 +560,7 @@ final class AsyncFrame: @unchecked Sendable {
 
 extension Resolver {
     /// Ends the engine call of this resolver's frame, made for it with
-    /// `Resolver(lentBy:)`: `AsyncFrame.recycle`.
+    /// `Resolver(lentBy:container:)`: `AsyncFrame.recycle`.
     /// The resolver's references go first, so that a frame held by nothing
     /// else is seen as unique. Inlined: the resolver holds no container
     /// (`owner` is nil), which the caller's code knows and a call would not.

@@ -21,7 +21,7 @@ public struct Resolver: Sendable {
     /// `.shared`/`.weak` factory the one that holds the registration.
     ///
     /// Unretained: `owner` holds it, except in the resolver the async engine
-    /// makes for an async `.new` factory (`init(lentBy:)`), where the
+    /// makes for an async `.new` factory (`init(lentBy:container:)`), where the
     /// engine call that made the resolver holds it while the factory runs,
     /// and the frame once the factory has kept the resolver past that call
     /// (`AsyncFrame.containerReference`). Held by each resolver, an async
@@ -58,6 +58,8 @@ public struct Resolver: Sendable {
     /// code each async resolve inlines.
     @inlinable
     init(lentBy frame: consuming AsyncFrame, container: Unmanaged<Container>) {
+        // What a kept resolver resolves through once the frame holds it.
+        assert(frame.containerReference?.toOpaque() == container.toOpaque(), "Syringe: a resolver lent another container than its frame")
         self.containerReference = container
         self.owner = nil
         self.frame = frame

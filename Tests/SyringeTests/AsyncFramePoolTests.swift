@@ -179,6 +179,32 @@ struct AsyncFramePoolTests {
         #expect(kept == AsyncFramePool.capacity - AsyncFramePool.batch + 4)
     }
 
+    /// On the main actor, so that the resolve, its factories (which run on
+    /// their caller's executor) and the pool it gives its frames back to
+    /// are all the main thread's; no factory suspends, so no other test's
+    /// job on the main actor runs between a resolve and the count.
+    @MainActor
+    @Test("an outermost async resolve gives its frame back to its pool, whether its factory returns or throws")
+    func outermostFramesPooled() async throws {
+        let c = Container()
+        c.register(type: Dog.self, in: .new) { (_: Resolver) async in Dog() }
+        c.register(type: Cat.self, in: .new) { (_: Resolver) async throws -> Cat in throw Failure(code: 1) }
+        c.register(type: Tracked.self) { (_: Resolver) async throws -> Tracked in throw Failure(code: 2) }
+        Self.reset()
+        _ = try await c.resolveAsync(type: Dog.self)
+        #expect(Self.drain() == 1, "a .new resolve's frame was not pooled")
+        do {
+            _ = try await c.resolveAsync(type: Cat.self)
+            Issue.record("a factory that throws was resolved")
+        } catch {}
+        #expect(Self.drain() == 1, "a failed .new resolve's frame was not pooled")
+        do {
+            _ = try await c.resolveAsync(type: Tracked.self)
+            Issue.record("a factory that throws was resolved")
+        } catch {}
+        #expect(Self.drain() == 1, "a failed .shared creation's frame was not pooled")
+    }
+
     @Test("async chains resolved over and over through reused frames build the right graph, and a cycle is still a cycle")
     func asyncChainsThroughReusedFrames() async throws {
         let c = Container()
