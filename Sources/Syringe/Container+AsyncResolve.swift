@@ -133,8 +133,8 @@ extension Container {
     /// `@inline(__always)` function into a caller that already has 64 or
     /// more (a factory that has inlined one resolve) only below that, and
     /// otherwise calls it, a task frame and about 100 instructions more per
-    /// resolve. About 59 now (`swiftc -emit-sil -O` on a factory with two
-    /// resolves: 118 blocks), which is why the fast path's checks are made
+    /// resolve. About 56 now (`swiftc -emit-sil -O` on a factory with two
+    /// resolves: 112 blocks), which is why the fast path's checks are made
     /// out of line, in `enterFrameIfNewAsync`.
     ///
     /// Inlined, it runs on the factory's executor: a trailing-closure
