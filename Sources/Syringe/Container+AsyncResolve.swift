@@ -135,7 +135,8 @@ extension Container {
     /// otherwise calls it, a task frame and about 100 instructions more per
     /// resolve. About 56 now (`swiftc -emit-sil -O` on a factory with two
     /// resolves: 112 blocks), which is why the fast path's checks are made
-    /// out of line, in `enterFrameIfNewAsync`.
+    /// out of line, in `enterFrameIfNewAsync`. CI checks it
+    /// (`Benchmarks/check-inlining.sh`).
     ///
     /// Inlined, it runs on the factory's executor: a trailing-closure
     /// factory (`nonisolated(nonsending)`) runs on its resolver's, with no
