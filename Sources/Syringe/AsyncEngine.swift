@@ -743,8 +743,8 @@ extension AnyDefinition {
     /// there called through a thunk, with the class's metadata fetched for
     /// it, about 14 instructions per level of an async chain (an
     /// initialiser of `Resolver` has a thunk too, for its metatype). The
-    /// caller makes the resolver (`Resolver(lentBy:container:)`), so that its code
-    /// knows the resolver holds no container of its own.
+    /// caller makes the resolver (`Resolver(lentBy:container:)`), so that
+    /// its code knows the resolver holds no container of its own.
     @usableFromInline
     func enterAsyncFrame(below parent: AsyncFrame?, lending container: Unmanaged<Container>) throws(ResolutionError) -> AsyncFrame {
         try AsyncFrame.enter(self, parent: parent, lending: container)
@@ -755,11 +755,12 @@ extension AnyDefinition {
     /// built on its fast path: an async `.new` one, unobserved, asked of a
     /// container that is not closed; nil otherwise, with no frame entered.
     /// Throws what `AsyncFrame.enter` throws: a cycle, or a path deeper
-    /// than the synchronous engine allows. The checks are made here, out of line, rather than in the code each
-    /// `try await r.resolve()` inlines: Swift inlines an
-    /// `@inline(__always)` function into one that is already large only
-    /// if it has at most 64 basic blocks, and a factory's second resolve
-    /// was otherwise left as a call, with a task frame of its own.
+    /// than the synchronous engine allows. The checks are made here, out
+    /// of line, rather than in the code each `try await r.resolve()`
+    /// inlines: Swift inlines an `@inline(__always)` function into one that
+    /// is already large only if it has at most 64 basic blocks, and a
+    /// factory's second resolve was otherwise left as a call, with a task
+    /// frame of its own.
     @usableFromInline
     func enterFrameIfNewAsync(below parent: AsyncFrame?, lending container: Unmanaged<Container>) throws(ResolutionError) -> AsyncFrame? {
         guard !syr_observed(), isAsync, kind == .new, !container.withBorrowed({ $0.isClosedOnChainNow }) else {
